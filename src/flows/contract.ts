@@ -1,0 +1,159 @@
+/**
+ * The contract between the engine and a flow machine.
+ *
+ * A flow machine is an XState v5 machine that does no I/O. The engine feeds it the
+ * events below and, after persisting the new snapshot, carries out the effects the
+ * machine left in `context.outbox`. Any machine (compiled from a flow file or written
+ * by hand) that follows this contract can be run by the engine.
+ *
+ * Rules:
+ * - `context.outbox` holds effects with strictly increasing `seq` numbers. After each
+ *   event the engine executes, in order, every effect whose `seq` is greater than the
+ *   last one it executed for that conversation (it remembers that number durably), so
+ *   a crash between persisting and executing never loses or repeats an effect.
+ *   A machine should keep only the effects of the latest event in the outbox.
+ * - `context.vars` holds the flow variables (JSON values); `context.ended` is true once
+ *   the conversation reached a final state.
+ * - No `after` delays and no invoked promises: timers and handlers are effects.
+ */
+import type { MediaAvailability } from '../api/resources.js';
+
+/** JSON value kept in flow variables. */
+export type VarValue = string | number | boolean | null;
+export type Vars = Record<string, VarValue>;
+
+/** The contact a conversation is with. */
+export interface ContactInfo {
+  /** E.164 phone number, the `to` of outbound messages. */
+  readonly phone: string;
+  readonly id: string;
+  readonly name: string;
+}
+
+/** An inbound message normalised from a callback or a polled page. */
+export interface InboundMessage {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly type:
+    | 'text'
+    | 'template'
+    | 'image'
+    | 'video'
+    | 'audio'
+    | 'document'
+    | 'interactive'
+    | 'location'
+    | 'contacts'
+    | 'unsupported';
+  readonly occurredAt: string;
+  /** `text.body` when present (not every inbound message has one). */
+  readonly text?: string;
+  /** Interactive selection id, to match against what the bot offered. */
+  readonly optionId?: string;
+  /** Visible label of an interactive reply: display only, never a command. */
+  readonly label?: string;
+  readonly media?: {
+    readonly availability: MediaAvailability;
+    readonly id?: string;
+    readonly downloadPath?: string;
+  };
+  readonly location?: {
+    readonly latitude: number;
+    readonly longitude: number;
+    readonly name?: string;
+    readonly address?: string;
+  };
+  readonly contacts?: ReadonlyArray<{
+    readonly name?: string;
+    readonly phones?: readonly string[];
+    readonly emails?: readonly string[];
+  }>;
+}
+
+/** Outbound content: the `type` and its content object, without `to`/`messaging_product`. */
+export interface OutboundContent {
+  readonly type: string;
+  readonly [content: string]: unknown;
+}
+
+/** What to do with a non-template send when the 24-hour window is closed. */
+export type WindowRule =
+  | { readonly onClosed: 'template'; readonly template: OutboundContent }
+  | { readonly onClosed: 'wait' }
+  | { readonly onClosed: 'event' };
+
+/** Events the engine sends to a flow machine. */
+export type FlowEvent =
+  | { readonly type: 'conversation.start' }
+  | { readonly type: 'inbound.message'; readonly message: InboundMessage }
+  | {
+      readonly type: 'handler.done';
+      readonly requestId: string;
+      readonly handler: string;
+      readonly outcome: string;
+      readonly vars?: Vars;
+    }
+  | {
+      readonly type: 'handler.error';
+      readonly requestId: string;
+      readonly handler: string;
+      readonly reason: 'error' | 'timeout' | 'unknown_outcome';
+      readonly message: string;
+    }
+  | { readonly type: 'timer.fired'; readonly name: string }
+  /** An accepted send failed later (status `failed` / `message.failed`), or was rejected. */
+  | {
+      readonly type: 'send.failed';
+      readonly seq: number;
+      readonly code: string;
+      readonly messageId?: string;
+    }
+  /** A send whose outcome could not be confirmed by reconciliation (spec 4.5.6). */
+  | { readonly type: 'send.unknown'; readonly seq: number }
+  /** A non-template send with `onClosed: 'event'` met a closed window. */
+  | { readonly type: 'window.closed'; readonly seq: number }
+  /** A person took the conversation over (humanOwned became true). */
+  | { readonly type: 'handoff.started' }
+  /** The conversation was released to the API (humanOwned became false). */
+  | { readonly type: 'handoff.released' };
+
+export type FlowEventType = FlowEvent['type'];
+
+/** Effects a flow machine asks the engine to carry out. */
+export type Effect =
+  | {
+      readonly kind: 'send';
+      readonly seq: number;
+      readonly content: OutboundContent;
+      readonly window?: WindowRule;
+    }
+  | {
+      readonly kind: 'call';
+      readonly seq: number;
+      readonly handler: string;
+      readonly requestId: string;
+      readonly input: Vars;
+      readonly timeoutMs: number;
+    }
+  | { readonly kind: 'timer.start'; readonly seq: number; readonly name: string; readonly delayMs: number }
+  | { readonly kind: 'timer.cancel'; readonly seq: number; readonly name: string }
+  /** The flow asked for a person; the engine notes it and logs it (notification is a `call`). */
+  | { readonly kind: 'handoff.request'; readonly seq: number; readonly reason?: string }
+  /** The conversation reached a final state; the engine may forget its snapshot. */
+  | { readonly kind: 'end'; readonly seq: number };
+
+export type EffectKind = Effect['kind'];
+
+/** The context shape every flow machine keeps (extra fields are allowed). */
+export interface FlowContext {
+  readonly outbox: readonly Effect[];
+  readonly seq: number;
+  readonly vars: Vars;
+  readonly ended: boolean;
+}
+
+/** Input given to a flow machine when a conversation starts. */
+export interface FlowInput {
+  readonly conversationId: string;
+  readonly contact: ContactInfo;
+}
