@@ -157,3 +157,33 @@ export interface FlowInput {
   readonly conversationId: string;
   readonly contact: ContactInfo;
 }
+
+/**
+ * What the engine runs: a flow machine with its identity. `compileFlow()` produces one
+ * from a flow file; a hand-written XState machine following this contract can be
+ * wrapped the same way.
+ */
+export interface RunnableFlow {
+  readonly id: string;
+  /** Integer version; persisted snapshots carry it. */
+  readonly version: number;
+  /**
+   * An XState v5 machine (typed loosely here so hand-written machines fit): created with
+   * `createActor(machine, { input: FlowInput })` or `{ snapshot }` when restored; its
+   * context follows {@link FlowContext}.
+   */
+  readonly machine: import('xstate').AnyStateMachine;
+  /** Handler names the flow may call (for configuration checks at start). */
+  readonly handlers: readonly string[];
+  /**
+   * What to do with a snapshot persisted under another version of this flow:
+   * `restart` drops it and starts the conversation again; `migrate` returns a new
+   * persisted snapshot, or undefined to restart.
+   */
+  readonly onVersionChange:
+    | { readonly kind: 'restart' }
+    | {
+        readonly kind: 'migrate';
+        readonly migrate: (persisted: unknown, fromVersion: number) => unknown;
+      };
+}
