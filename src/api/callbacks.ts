@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { Message, OutboundStatus } from './resources.js';
+import { Conversation, Message, OutboundStatus } from './resources.js';
 
 /**
  * Callback (webhook) payloads and signing. The spec leaves both open (part 6); the
@@ -24,7 +24,11 @@ export const CallbackEvent = z.discriminatedUnion('type', [
   z.looseObject({
     ...base,
     type: z.literal('message.received'),
-    data: z.looseObject({ message: Message }),
+    data: z.looseObject({
+      message: Message,
+      /** The conversation, so a receiver knows the contact without another read. */
+      conversation: Conversation.omit({ lastMessage: true }),
+    }),
   }),
   z.looseObject({
     ...base,
