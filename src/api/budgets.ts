@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { BUDGETS } from '../core/limits.js';
+import type { BudgetRule } from './limiter.js';
+
+/**
+ * Budget rules of spec part 8, built once here and shared by the API client, the Redis
+ * limiter and the sandbox, so every party counts the same keys.
+ */
+
+/** The names budgets are counted under. None of them is the API key itself. */
+export interface BudgetIdentity {
+  /** Identifies the API key (default: `k_` + a SHA-256 prefix of the key). */
+  readonly keyId: string;
+  /** The business number the key is bound to (default: derived from keyId). */
+  readonly numberId: string;
+  /** The workspace sharing the 1,200/min send budget (default `default`). */
+  readonly workspaceId: string;
+}
+
+/** Derives a stable, non-reversible id for an API key: `k_` + 16 hex chars of SHA-256. */
+export function keyIdOf(apiKey: string): string {
+  return `k_${createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Completes a partial identity. A key is bound to exactly one number (spec 5), so without
+ * a number id the key id stands for its number.
+ */
+export function resolveIdentity(
+  apiKey: string,
+  partial: { keyId?: string; numberId?: string; workspaceId?: string } = {},
+): BudgetIdentity {
+  const keyId = partial.keyId ?? keyIdOf(apiKey);
+  return {
+    keyId,
+    numberId: partial.numberId ?? `of-${keyId}`,
+    workspaceId: partial.workspaceId ?? 'default',
+  };
+}
+
+function rule(key: string, budget: { limit: number; windowMs: number }): BudgetRule {
+  return { key, limit: budget.limit, windowMs: budget.windowMs };
+}
+
+/**
+ * Rules one send takes, atomically: 20/s and 600/min per key and per number, 1,200/min
+ * per workspace.
+ */
+export function sendBudgetRules(id: BudgetIdentity): BudgetRule[] {
+  return [
+    rule(`send:key:${id.keyId}:1s`, BUDGETS.sendBurst),
+    rule(`send:key:${id.keyId}:60s`, BUDGETS.sendSustained),
+    rule(`send:number:${id.numberId}:1s`, BUDGETS.sendBurst),
+    rule(`send:number:${id.numberId}:60s`, BUDGETS.sendSustained),
+    rule(`send:workspace:${id.workspaceId}:60s`, BUDGETS.workspaceSend),
+  ];
+}
+
+/** Rules one read (any GET, media included) takes: 60/s and 3,000/min per key. */
+export function readBudgetRules(id: BudgetIdentity): BudgetRule[] {
+  return [
+    rule(`read:key:${id.keyId}:1s`, BUDGETS.readBurst),
+    rule(`read:key:${id.keyId}:60s`, BUDGETS.readSustained),
+  ];
+}
+
+/**
+ * Keys a 429/503 hint blocks. Only the key's and number's rules: the response speaks
+ * for this key and number, and blocking the workspace would stall other keys.
+ */
+export function blockKeysFor(rules: readonly BudgetRule[]): string[] {
+  return rules.map((r) => r.key).filter((k) => !k.startsWith('send:workspace:'));
+}
+
+/** Slot keys of media streams: 8 per key and 8 per number (spec part 8). */
+export function mediaSlotKeys(id: BudgetIdentity): string[] {
+  return [`media:key:${id.keyId}`, `media:number:${id.numberId}`];
+}
