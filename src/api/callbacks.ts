@@ -59,7 +59,11 @@ export const CallbackEvent = z.discriminatedUnion('type', [
 export type CallbackEvent = z.infer<typeof CallbackEvent>;
 
 /** Computes the `X-Callback-Signature` value for a raw body. */
-export function signCallback(secret: string, timestampSeconds: number, rawBody: string | Buffer): string {
+export function signCallback(
+  secret: string,
+  timestampSeconds: number,
+  rawBody: string | Buffer,
+): string {
   const mac = createHmac('sha256', secret);
   mac.update(`${timestampSeconds}.`);
   mac.update(rawBody);
@@ -68,7 +72,10 @@ export function signCallback(secret: string, timestampSeconds: number, rawBody: 
 
 export type VerifyResult =
   | { readonly status: 'valid' }
-  | { readonly status: 'invalid'; readonly reason: 'missing_signature' | 'bad_signature' | 'stale_timestamp' };
+  | {
+      readonly status: 'invalid';
+      readonly reason: 'missing_signature' | 'bad_signature' | 'stale_timestamp';
+    };
 
 /**
  * Verifies a callback's signature over the raw bytes, in constant time, and its
@@ -88,7 +95,8 @@ export function verifyCallback(options: {
   }
   const ts = Number(timestamp);
   const window = options.replayWindowSeconds ?? DEFAULT_REPLAY_WINDOW_SECONDS;
-  if (Math.abs(options.nowMs / 1000 - ts) > window) return { status: 'invalid', reason: 'stale_timestamp' };
+  if (Math.abs(options.nowMs / 1000 - ts) > window)
+    return { status: 'invalid', reason: 'stale_timestamp' };
   const expected = Buffer.from(signCallback(options.secret, ts, options.rawBody));
   const given = Buffer.from(signature);
   // Compare lengths first: timingSafeEqual throws on unequal lengths, and the length of

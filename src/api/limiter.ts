@@ -11,7 +11,8 @@ export interface BudgetRule {
   readonly windowMs: number;
 }
 
-export type TakeResult = { readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number };
+export type TakeResult =
+  { readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number };
 
 export interface Slot {
   release(): Promise<void>;

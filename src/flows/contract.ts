@@ -16,6 +16,7 @@
  *   the conversation reached a final state.
  * - No `after` delays and no invoked promises: timers and handlers are effects.
  */
+import type { AnyStateMachine } from 'xstate';
 import type { MediaAvailability } from '../api/resources.js';
 
 /** JSON value kept in flow variables. */
@@ -135,7 +136,12 @@ export type Effect =
       readonly input: Vars;
       readonly timeoutMs: number;
     }
-  | { readonly kind: 'timer.start'; readonly seq: number; readonly name: string; readonly delayMs: number }
+  | {
+      readonly kind: 'timer.start';
+      readonly seq: number;
+      readonly name: string;
+      readonly delayMs: number;
+    }
   | { readonly kind: 'timer.cancel'; readonly seq: number; readonly name: string }
   /** The flow asked for a person; the engine notes it and logs it (notification is a `call`). */
   | { readonly kind: 'handoff.request'; readonly seq: number; readonly reason?: string }
@@ -172,7 +178,7 @@ export interface RunnableFlow {
    * `createActor(machine, { input: FlowInput })` or `{ snapshot }` when restored; its
    * context follows {@link FlowContext}.
    */
-  readonly machine: import('xstate').AnyStateMachine;
+  readonly machine: AnyStateMachine;
   /** Handler names the flow may call (for configuration checks at start). */
   readonly handlers: readonly string[];
   /**

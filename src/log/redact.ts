@@ -3,12 +3,17 @@
  * `Authorization` headers, and fields whose names say they hold a secret.
  */
 
-const SECRET_FIELD = /^(authorization|api[-_]?key|apikey|secret|signing[-_]?secret|callback[-_]?secret|password|token|x-callback-signature)$/i;
+const SECRET_FIELD =
+  /^(authorization|api[-_]?key|apikey|secret|signing[-_]?secret|callback[-_]?secret|password|token|x-callback-signature)$/i;
 const BEARER = /(bearer\s+)[^\s"',]+/gi;
 export const REDACTED = '[redacted]';
 
 /** Returns a copy of `value` with every secret replaced by `[redacted]`. */
-export function redact(value: unknown, secrets: readonly string[], seen = new WeakSet<object>()): unknown {
+export function redact(
+  value: unknown,
+  secrets: readonly string[],
+  seen = new WeakSet<object>(),
+): unknown {
   if (typeof value === 'string') return redactString(value, secrets);
   if (value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return '[circular]';
@@ -28,8 +33,14 @@ export function redact(value: unknown, secrets: readonly string[], seen = new We
   return out;
 }
 
-function redactField(key: string, value: unknown, secrets: readonly string[], seen: WeakSet<object>) {
-  if (SECRET_FIELD.test(key) && value !== undefined && value !== null && value !== '') return REDACTED;
+function redactField(
+  key: string,
+  value: unknown,
+  secrets: readonly string[],
+  seen: WeakSet<object>,
+) {
+  if (SECRET_FIELD.test(key) && value !== undefined && value !== null && value !== '')
+    return REDACTED;
   return redact(value, secrets, seen);
 }
 

@@ -1,0 +1,194 @@
+import { assign, setup, type AnyStateMachine } from 'xstate';
+import { parseDuration } from '../core/duration.js';
+import type { FlowEvent, FlowEventType, FlowInput, RunnableFlow } from './contract.js';
+import { decide } from './decide.js';
+import { FlowError } from './flow-error.js';
+import { enterState, leaveState, type FlowRuntime } from './flow-runtime.js';
+import { FlowSchema, type FlowDefinition } from './flow-schema.js';
+import { structuralDiagnostics } from './lint-structure.js';
+import { toWork, type CompiledContext } from './machine-context.js';
+
+/** Name of the waiting pre-state (cannot clash: state names start with a letter). */
+export const IDLE_STATE = '_idle';
+
+const EVENT_TYPES: readonly FlowEventType[] = [
+  'conversation.start',
+  'inbound.message',
+  'handler.done',
+  'handler.error',
+  'timer.fired',
+  'send.failed',
+  'send.unknown',
+  'window.closed',
+  'handoff.started',
+  'handoff.released',
+];
+
+/** Options of {@link compileFlow}. */
+export interface CompileOptions {
+  /** Policy for snapshots persisted under another version (default: restart). */
+  readonly onVersionChange?: RunnableFlow['onVersionChange'];
+}
+
+/**
+ * Compiles a flow into a pure XState v5 machine following the contract of
+ * `src/flows/contract.ts`: every side effect is left in `context.outbox` for the engine.
+ * Throws {@link FlowError} when the flow is structurally invalid (unknown targets,
+ * `goto` loops, bad durations): run `lintFlow` first for file positions.
+ * @example
+ * const flow = compileFlow(defineFlow({ id: 'hello', version: 1, start: 'hi', states: { hi: { say: 'Hello!', final: true } } }));
+ * const actor = createActor(flow.machine, { input: { conversationId: 'c1', contact } }).start();
+ */
+export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): RunnableFlow {
+  const parsed = FlowSchema.safeParse(def);
+  if (!parsed.success) {
+    throw new FlowError(
+      String(def.id),
+      parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    );
+  }
+  const flow = parsed.data;
+  const errors = structuralDiagnostics(flow).filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new FlowError(flow.id, errors);
+  const rt = runtimeOf(flow);
+  return {
+    id: flow.id,
+    version: flow.version,
+    machine: buildMachine(rt),
+    handlers: handlerNames(flow),
+    onVersionChange: options.onVersionChange ?? { kind: 'restart' },
+  };
+}
+
+/** Every handler a flow may call (`call.handler`, `handoff.notify`), sorted. */
+export function handlerNames(flow: FlowDefinition): string[] {
+  const names = new Set<string>();
+  for (const s of Object.values(flow.states)) {
+    if (s.call !== undefined) names.add(s.call.handler);
+    if (s.handoff?.notify !== undefined) names.add(s.handoff.notify);
+  }
+  return [...names].sort();
+}
+
+function ms(text: string): number {
+  const r = parseDuration(text);
+  return r.status === 'valid' ? r.ms : 0;
+}
+
+function runtimeOf(def: FlowDefinition): FlowRuntime {
+  const timeoutMs: Record<string, number> = {};
+  const callTimeoutMs: Record<string, number> = {};
+  for (const [name, s] of Object.entries(def.states)) {
+    if (s.timeout !== undefined) timeoutMs[name] = ms(s.timeout.after);
+    if (s.call !== undefined) callTimeoutMs[name] = ms(s.call.timeout);
+  }
+  return { def, timeoutMs, callTimeoutMs };
+}
+
+function buildMachine(rt: FlowRuntime): AnyStateMachine {
+  const names = Object.keys(rt.def.states);
+  const machineSetup = setup({
+    types: {
+      context: {} as CompiledContext,
+      events: {} as FlowEvent,
+      input: {} as FlowInput,
+    },
+    guards: {
+      decides: ({ context, event }, params: { from: string | null; to: string }) => {
+        const d = decide(rt, params.from, toWork(context), event);
+        return d.kind === 'goto' && d.target === params.to;
+      },
+      failedTo: ({ context }, params: { to: string }) => context.failed === params.to,
+    },
+    actions: {
+      step: assign(({ context, event }, params: { from: string | null }) => {
+        const w = toWork(context);
+        w.outbox = [];
+        const d = decide(rt, params.from, w, event);
+        if (d.kind === 'goto') {
+          if (params.from !== null) leaveState(w);
+          if (d.vars !== undefined) Object.assign(w.vars, d.vars);
+          if (d.error !== undefined) w.lastError = d.error;
+        } else if (d.kind === 'stay') {
+          d.apply(w);
+        }
+        return w;
+      }),
+      enter: assign(({ context }, params: { state: string }) => {
+        const w = toWork(context);
+        enterState(rt, w, params.state);
+        return w;
+      }),
+      settle: assign(({ context }) => {
+        const w = toWork(context);
+        leaveState(w);
+        w.failed = null;
+        return w;
+      }),
+    },
+  });
+
+  const routed = (from: string | null) =>
+    Object.fromEntries(
+      EVENT_TYPES.map((type) => [
+        type,
+        [
+          ...names.map((to) => ({
+            guard: { type: 'decides' as const, params: { from, to } },
+            target: to,
+            reenter: true,
+            actions: { type: 'step' as const, params: { from } },
+          })),
+          { actions: { type: 'step' as const, params: { from } } },
+        ],
+      ]),
+    );
+
+  const states: Record<string, object> = { [IDLE_STATE]: { on: routed(null) } };
+  for (const name of names) {
+    const s = rt.def.states[name];
+    if (s === undefined) continue;
+    const entry = { type: 'enter' as const, params: { state: name } };
+    if (s.final === true) {
+      states[name] = { type: 'final', entry };
+      continue;
+    }
+    const always: object[] = [];
+    const onError = rt.def.onError;
+    if (onError !== undefined && onError !== name) {
+      always.push({
+        guard: { type: 'failedTo', params: { to: onError } },
+        target: onError,
+        actions: 'settle',
+      });
+    }
+    if (s.goto !== undefined) always.push({ target: s.goto, actions: 'settle' });
+    states[name] = { entry, on: routed(name), ...(always.length > 0 ? { always } : {}) };
+  }
+
+  const initialVars = { ...(rt.def.vars ?? {}) };
+  // The states object is built from data, so its literal types cannot be checked here;
+  // every action and guard it names is declared in setup() above.
+  const machine = machineSetup.createMachine({
+    id: `${rt.def.id}@${rt.def.version}`,
+    initial: IDLE_STATE,
+    context: ({ input }) => ({
+      outbox: [],
+      seq: 0,
+      vars: { ...initialVars },
+      ended: false,
+      contact: input.contact,
+      attempts: 0,
+      pending: null,
+      timer: null,
+      windows: [],
+      lastError: null,
+      failed: null,
+      humanOwned: false,
+    }),
+    states: states as never,
+  });
+  // exactOptionalPropertyTypes makes a concrete machine differ from AnyStateMachine only
+  // in optional-property typing; the value is an ordinary XState machine.
+  return machine as unknown as AnyStateMachine;
+}
