@@ -7,5 +7,6 @@ import { FlowSchema } from './flow-schema.js';
  * `# yaml-language-server: $schema=./flow.schema.json` at the top of a flow file.
  */
 export function flowJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(FlowSchema, { io: 'input', unrepresentable: 'any' });
+  // `reused: 'ref'` keeps shared shapes (messages, targets) in $defs: 18 KB instead of 200 KB.
+  return z.toJSONSchema(FlowSchema, { io: 'input', reused: 'ref', unrepresentable: 'any' });
 }

@@ -96,11 +96,15 @@ describe('defineFlow', () => {
 describe('flowJsonSchema', () => {
   it('should describe flow files with descriptions for editors', () => {
     const schema = flowJsonSchema() as {
-      properties: Record<string, { description?: string }>;
+      properties: Record<string, { description?: string; $ref?: string }>;
       required: string[];
+      $defs?: Record<string, { description?: string }>;
     };
     expect(schema.required).toEqual(expect.arrayContaining(['id', 'version', 'start', 'states']));
-    expect(schema.properties['start']?.description).toBe('The state the first message enters.');
+    // Shared shapes are kept in $defs, so a property may be a reference.
+    const start = schema.properties['start'];
+    const resolved = start?.$ref ? schema.$defs?.[start.$ref.replace('#/$defs/', '')] : start;
+    expect(start?.description ?? resolved?.description).toBe('The state the first message enters.');
     expect(JSON.stringify(schema)).toContain('rowsFrom');
   });
 });
