@@ -1,0 +1,66 @@
+import type { RunnableFlow } from '../flows/contract.js';
+import { BotConfigError, type BotOptions } from './types.js';
+
+/** The flows of a checked configuration. */
+export interface CheckedFlows {
+  readonly flows: ReadonlyMap<string, RunnableFlow>;
+  readonly entry: RunnableFlow;
+}
+
+/**
+ * Checks a bot configuration and says how to fix what is wrong: flows present and
+ * well-formed, the entry flow known, every handler a flow may call provided, an API key
+ * (or a client), a callback secret when callbacks are configured.
+ */
+export function checkBotOptions(options: BotOptions): CheckedFlows {
+  const problems: string[] = [];
+  const flows = new Map<string, RunnableFlow>();
+  if (options.flows.length === 0)
+    problems.push('no flows: pass at least one compiled flow in `flows`');
+  for (const [i, flow] of options.flows.entries()) {
+    if (typeof flow.id !== 'string' || flow.id === '') problems.push(`flows[${i}] has no id`);
+    else if (flows.has(flow.id)) problems.push(`flows[${i}]: duplicate flow id "${flow.id}"`);
+    if (!Number.isInteger(flow.version))
+      problems.push(`flow "${flow.id}": version must be an integer`);
+    if (typeof flow.machine !== 'object' || flow.machine === null || !('config' in flow.machine)) {
+      problems.push(
+        `flow "${flow.id}": machine is not an XState machine (use compileFlow() or setup().createMachine())`,
+      );
+    }
+    flows.set(flow.id, flow);
+    for (const name of flow.handlers) {
+      if (options.handlers?.[name] === undefined) {
+        problems.push(
+          `flow "${flow.id}" calls handler "${name}" but no handler of that name was given in \`handlers\``,
+        );
+      }
+    }
+  }
+  const entry = options.entry === undefined ? options.flows[0] : flows.get(options.entry);
+  if (options.entry !== undefined && entry === undefined) {
+    problems.push(
+      `entry flow "${options.entry}" is not among the flows (${[...flows.keys()].join(', ')})`,
+    );
+  }
+  if ('apiKey' in options.api) {
+    if (typeof options.api.apiKey !== 'string' || options.api.apiKey.trim() === '') {
+      problems.push(
+        'api.apiKey is missing: set it (e.g. from SWITCHBOARD_API_KEY) or pass api.client',
+      );
+    }
+    if (typeof options.api.baseUrl !== 'string' || !/^https?:\/\//.test(options.api.baseUrl)) {
+      problems.push(`api.baseUrl must be an http(s) URL`);
+    }
+  }
+  if (
+    options.callbacks !== undefined &&
+    options.callbacks.secret === '' &&
+    options.callbacks.verifier === undefined
+  ) {
+    problems.push('callbacks.secret is empty: set the signing secret shared with the API');
+  }
+  if (problems.length > 0 || entry === undefined) {
+    throw new BotConfigError(`invalid bot configuration:\n- ${problems.join('\n- ')}`);
+  }
+  return { flows, entry };
+}

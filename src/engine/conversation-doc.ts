@@ -1,0 +1,66 @@
+/**
+ * The persisted document of one conversation and the inbox items that drive it.
+ * Both are validated with zod when read back from the store.
+ */
+import { z } from 'zod';
+import { OutboundStatus } from '../api/resources.js';
+import {
+  ContactInfoSchema,
+  EffectSchema,
+  FlowEventSchema,
+  InboundMessageSchema,
+  SendEffectSchema,
+  VarsSchema,
+} from './schemas.js';
+
+/** The conversation document (key: the conversation id). */
+export const ConversationDocSchema = z.object({
+  flowId: z.string(),
+  flowVersion: z.number().int(),
+  /**
+   * Incremented each time the conversation starts afresh (after an end or a restart),
+   * so send records and effect numbers of an earlier run never collide.
+   */
+  epoch: z.number().int(),
+  /** XState persisted snapshot; null when the flow ended (the next inbound starts afresh). */
+  snapshot: z.unknown(),
+  /** Effects of the latest event; those with `seq > lastEffectSeq` are still to run. */
+  pending: z.array(EffectSchema),
+  lastEffectSeq: z.number().int(),
+  contact: ContactInfoSchema,
+  lastInboundAt: z.number().exactOptional(),
+  humanOwned: z.boolean(),
+  /** Non-template sends held until the contact writes again (window rule `wait`). */
+  heldSends: z.array(SendEffectSchema),
+  /** The machine's state value as a dotted path (for `inspect`). */
+  state: z.string(),
+  vars: VarsSchema,
+  ended: z.boolean(),
+});
+export type ConversationDoc = z.infer<typeof ConversationDocSchema>;
+
+/** What an inbox item carries. */
+export const InboxPayloadSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('inbound'),
+    message: InboundMessageSchema,
+    contact: ContactInfoSchema,
+    humanOwned: z.boolean().exactOptional(),
+  }),
+  z.object({
+    kind: z.literal('status'),
+    messageId: z.string(),
+    status: OutboundStatus,
+    failureCode: z.string().exactOptional(),
+  }),
+  z.object({
+    kind: z.literal('ownership'),
+    humanOwned: z.boolean(),
+    contact: ContactInfoSchema.exactOptional(),
+  }),
+  /** An event produced by the engine itself (handler result, timer, send outcome). */
+  z.object({ kind: z.literal('flow'), event: FlowEventSchema }),
+  /** Another attempt to reconcile a send whose outcome is unknown. */
+  z.object({ kind: z.literal('reconcile'), sendId: z.string(), attempt: z.number().int() }),
+]);
+export type InboxPayload = z.infer<typeof InboxPayloadSchema>;

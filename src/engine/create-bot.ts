@@ -1,0 +1,201 @@
+import { MessagingClient } from '../api/client.js';
+import { systemClock } from '../core/clock.js';
+import { silentLogger } from '../log/logger.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { InboxItem } from '../store/store.js';
+import { createCallbackHandler } from '../ingest/callback-core.js';
+import { expressCallbackRouter } from '../ingest/express-adapter.js';
+import { conversationOf, toInboxItem } from '../ingest/normalize.js';
+import { Poller } from '../ingest/poller.js';
+import { checkBotOptions } from './check-options.js';
+import { ConversationProcessor } from './conversation-processor.js';
+import { createDrain } from './drain.js';
+import type { EngineDeps } from './engine-deps.js';
+import { ConversationScheduler } from './scheduler.js';
+import { runDueTimers } from './timer-runner.js';
+import { workerId } from './worker-id.js';
+import type {
+  Bot,
+  BotEvents,
+  BotOptions,
+  ConversationView,
+  EngineClient,
+  RawCallbackRequest,
+} from './types.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Creates a bot from flows, handlers and configuration. Configuration errors (missing
+ * key, unknown handler, invalid flow) throw a {@link BotConfigError} here.
+ * @example
+ * const bot = createBot({ flows: [compileFlow(def)], handlers, api: { baseUrl, apiKey } });
+ * app.use('/callbacks', bot.callbackRouter());
+ * await bot.start();
+ */
+export function createBot(options: BotOptions): Bot {
+  const { flows, entry } = checkBotOptions(options);
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const store = options.store ?? new MemoryStore({ clock });
+  const client: EngineClient =
+    'client' in options.api
+      ? options.api.client
+      : new MessagingClient({
+          baseUrl: options.api.baseUrl,
+          apiKey: options.api.apiKey,
+          clock,
+          logger,
+          ...(options.api.timeoutMs === undefined ? {} : { timeoutMs: options.api.timeoutMs }),
+        });
+  const listeners = new Map<keyof BotEvents, Set<(payload: never) => void>>();
+  const stopController = new AbortController();
+  let running = true;
+
+  const deps: EngineDeps = {
+    client,
+    store,
+    clock,
+    logger,
+    flows,
+    entry,
+    handlers: options.handlers ?? {},
+    handlerTimeoutMs: options.handlerTimeoutMs ?? 10_000,
+    dedupTtlMs: options.dedupTtlMs ?? 7 * DAY_MS,
+    reconcileAttempts: options.reconcileAttempts ?? 3,
+    reconcileDelaysMs: [5_000, 30_000, 120_000],
+    sendRetries: options.sendRetries ?? 3,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 30_000)).unref()),
+    stopSignal: stopController.signal,
+    emit(event, payload) {
+      for (const listener of listeners.get(event) ?? []) {
+        try {
+          (listener as (p: typeof payload) => void)(payload);
+        } catch (error) {
+          logger.warn('a bot event listener threw', { event, error: String(error) });
+        }
+      }
+    },
+    async enqueue(conversationId: string, item: InboxItem) {
+      const fresh = await store.enqueue(conversationId, item, deps.dedupTtlMs);
+      if (fresh && running) scheduler.schedule(conversationId);
+      return fresh;
+    },
+  };
+  const processor = new ConversationProcessor(deps);
+  const scheduler = new ConversationScheduler(
+    createDrain(deps, processor, workerId()),
+    options.concurrency ?? 16,
+    logger,
+  );
+  const poller = new Poller(deps, options.polling ?? {});
+  const callbacks = options.callbacks;
+  const handleCallback = createCallbackHandler({
+    secret: callbacks?.secret ?? '',
+    ...(callbacks?.replayWindowSeconds === undefined
+      ? {}
+      : { replayWindowSeconds: callbacks.replayWindowSeconds }),
+    ...(callbacks?.verifier === undefined ? {} : { verifier: callbacks.verifier }),
+    ...(callbacks?.parser === undefined ? {} : { parser: callbacks.parser }),
+    ...(callbacks?.maxBodyBytes === undefined ? {} : { maxBodyBytes: callbacks.maxBodyBytes }),
+    now: () => clock.now(),
+    logger,
+    async accept(events) {
+      for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+    },
+  });
+  let loop: NodeJS.Timeout | undefined;
+
+  const sweep = async (): Promise<void> => {
+    await runDueTimers(deps);
+    for (const id of await store.conversationsWithInbox(1000)) scheduler.schedule(id);
+  };
+  const tick = (): void => {
+    void scheduler
+      .track(sweep())
+      .catch((error: unknown) =>
+        logger.error('timer/sweeper tick failed', { error: String(error) }),
+      );
+  };
+
+  const bot: Bot = {
+    async start() {
+      running = true;
+      await scheduler.track(sweep());
+      const tickMs = options.tickMs ?? 1000;
+      if (tickMs > 0 && loop === undefined) loop = setInterval(tick, tickMs).unref();
+      if (options.polling !== undefined) poller.start();
+      logger.info('bot started', { flows: [...flows.keys()], entry: entry.id });
+    },
+    async stop() {
+      running = false;
+      if (loop !== undefined) clearInterval(loop);
+      loop = undefined;
+      await poller.stop();
+      await scheduler.idle();
+      stopController.abort(new Error('bot stopped'));
+      logger.info('bot stopped');
+    },
+    async handle(event) {
+      const fresh = await scheduler.track(deps.enqueue(conversationOf(event), toInboxItem(event)));
+      return fresh ? { status: 'accepted' } : { status: 'duplicate' };
+    },
+    callbackRouter() {
+      return expressCallbackRouter((request) => bot.handleCallback(request), {
+        ...(callbacks?.maxBodyBytes === undefined ? {} : { maxBodyBytes: callbacks.maxBodyBytes }),
+      });
+    },
+    handleCallback(request: RawCallbackRequest) {
+      if (callbacks === undefined) {
+        return Promise.resolve({
+          status: 404,
+          body: {
+            code: 'callbacks_disabled',
+            message: 'this bot was created without callbacks.secret',
+          },
+        });
+      }
+      return scheduler.track(handleCallback(request));
+    },
+    startPolling(pollingOptions) {
+      poller.start(pollingOptions);
+    },
+    stopPolling() {
+      return poller.stop();
+    },
+    pollOnce() {
+      return scheduler.track(poller.pollOnce());
+    },
+    runDueTimers() {
+      return scheduler.track(runDueTimers(deps));
+    },
+    async inspect(conversationId) {
+      const loaded = await processor.load(conversationId);
+      if (loaded === undefined) return undefined;
+      const { doc } = loaded;
+      const view: ConversationView = {
+        conversationId,
+        flowId: doc.flowId,
+        flowVersion: doc.flowVersion,
+        state: doc.state,
+        vars: doc.vars,
+        humanOwned: doc.humanOwned,
+        lastInboundAt: doc.lastInboundAt,
+        ended: doc.ended,
+        heldSends: doc.heldSends.length,
+      };
+      return view;
+    },
+    idle() {
+      return scheduler.idle();
+    },
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (set === undefined) listeners.set(event, (set = new Set()));
+      const stored = listener as (payload: never) => void;
+      set.add(stored);
+      return () => void set.delete(stored);
+    },
+  };
+  return bot;
+}

@@ -1,0 +1,184 @@
+import type { FlowEvent } from '../flows/contract.js';
+import type { ConversationDoc } from './conversation-doc.js';
+import { SERVICE_WINDOW_MS, type EngineDeps } from './engine-deps.js';
+import { runHandler } from './run-handler.js';
+import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
+import type { z } from 'zod';
+import type { EffectSchema, SendEffectSchema } from './schemas.js';
+
+type AnyEffect = z.infer<typeof EffectSchema>;
+type SendEffect = z.infer<typeof SendEffectSchema>;
+
+/**
+ * Carries out the effects of one conversation, in order, against its working document.
+ * Results that the flow must hear about (handler results, send failures, window events)
+ * are enqueued as inbox items, so they are durable and ordered with everything else.
+ */
+export class EffectExecutor {
+  readonly #deps: EngineDeps;
+  readonly #conversationId: string;
+  readonly #doc: ConversationDoc;
+
+  constructor(deps: EngineDeps, conversationId: string, doc: ConversationDoc) {
+    this.#deps = deps;
+    this.#conversationId = conversationId;
+    this.#doc = doc;
+  }
+
+  /** Runs one effect; returns a short outcome label for observability. */
+  async execute(effect: AnyEffect): Promise<string> {
+    const outcome = await this.#execute(effect);
+    this.#deps.emit('effect', {
+      conversationId: this.#conversationId,
+      effect,
+      outcome,
+    });
+    return outcome;
+  }
+
+  /** Sends held by the `wait` window rule, now that the contact wrote again. */
+  async flushHeld(): Promise<void> {
+    const held = this.#doc.heldSends;
+    this.#doc.heldSends = [];
+    for (const effect of held) await this.execute(effect);
+  }
+
+  async #execute(effect: AnyEffect): Promise<string> {
+    const doc = this.#doc;
+    const id = this.#conversationId;
+    switch (effect.kind) {
+      case 'send':
+        return this.#send(effect);
+      case 'call': {
+        const event = await runHandler(this.#deps, {
+          conversationId: id,
+          handler: effect.handler,
+          requestId: effect.requestId,
+          input: effect.input,
+          vars: doc.vars,
+          contact: doc.contact,
+          timeoutMs: effect.timeoutMs,
+        });
+        await this.#feedLater(`handler:${id}:${doc.epoch}:${effect.requestId}`, event);
+        return event.type;
+      }
+      case 'timer.start':
+        await this.#deps.store.scheduleTimer({
+          id: `${id}:${effect.name}`,
+          conversationId: id,
+          name: effect.name,
+          dueAt: this.#deps.clock.now() + effect.delayMs,
+        });
+        return 'scheduled';
+      case 'timer.cancel':
+        await this.#deps.store.cancelTimer(`${id}:${effect.name}`);
+        return 'cancelled';
+      case 'handoff.request':
+        this.#deps.logger.info('flow asked for a person', {
+          conversationId: id,
+          reason: effect.reason,
+        });
+        return 'noted';
+      case 'end':
+        doc.snapshot = null;
+        doc.ended = true;
+        return 'ended';
+    }
+  }
+
+  async #send(effect: SendEffect): Promise<string> {
+    const doc = this.#doc;
+    // Zero sends while a person owns the conversation (spec 4.5.5 rule 5).
+    if (doc.humanOwned) return 'suppressed_human_owned';
+    const isTemplate = effect.content.type === 'template';
+    if (!isTemplate && !this.#windowOpen()) return this.#windowClosed(effect);
+    const outcome = await this.#sendContent(effect.seq, effect.content);
+    if (outcome.status === 'window_closed') return this.#windowClosed(effect);
+    return this.#settle(effect.seq, outcome);
+  }
+
+  #windowOpen(): boolean {
+    const last = this.#doc.lastInboundAt;
+    return last !== undefined && this.#deps.clock.now() - last < SERVICE_WINDOW_MS;
+  }
+
+  /** The state's window rule; default `wait` (hold until the contact writes). */
+  async #windowClosed(effect: SendEffect): Promise<string> {
+    const rule = effect.window ?? { onClosed: 'wait' };
+    switch (rule.onClosed) {
+      case 'template': {
+        const outcome = await this.#sendContent(effect.seq, rule.template);
+        if (outcome.status === 'window_closed')
+          return this.#settle(effect.seq, { status: 'rejected', code: 'service_window_closed' });
+        const settled = await this.#settle(effect.seq, outcome);
+        return `template_fallback:${settled}`;
+      }
+      case 'wait':
+        this.#doc.heldSends.push(effect);
+        return 'held_for_window';
+      case 'event':
+        await this.#feedLater(`window:${this.#recordId(effect.seq)}`, {
+          type: 'window.closed',
+          seq: effect.seq,
+        });
+        return 'window_closed';
+    }
+  }
+
+  #sendContent(seq: number, content: SendEffect['content']): Promise<SendOutcome> {
+    return sendMessage(this.#deps, {
+      conversationId: this.#conversationId,
+      epoch: this.#doc.epoch,
+      seq,
+      to: this.#doc.contact.phone,
+      content,
+    });
+  }
+
+  async #settle(seq: number, outcome: SendOutcome): Promise<string> {
+    switch (outcome.status) {
+      case 'accepted':
+        return 'accepted';
+      case 'done':
+        return `already_${outcome.record.state}`;
+      case 'rejected':
+        await this.#feedLater(`sendfail:${this.#recordId(seq)}`, {
+          type: 'send.failed',
+          seq,
+          code: outcome.code,
+        });
+        return `rejected:${outcome.code}`;
+      case 'owned':
+        // The API says a person owns it: pause now; the flow hears handoff.started.
+        this.#doc.humanOwned = true;
+        await this.#feedLater(`own409:${this.#recordId(seq)}`, { type: 'handoff.started' });
+        return 'owned_by_human';
+      case 'window_closed':
+        await this.#feedLater(`sendfail:${this.#recordId(seq)}`, {
+          type: 'send.failed',
+          seq,
+          code: 'service_window_closed',
+        });
+        return 'rejected:service_window_closed';
+      case 'unknown':
+        await this.#deps.enqueue(this.#conversationId, {
+          id: `reconcile:${outcome.record.id}:0`,
+          sortKey: this.#deps.clock.now(),
+          payload: { kind: 'reconcile', sendId: outcome.record.id, attempt: 0 },
+        });
+        return 'unknown';
+    }
+  }
+
+  #recordId(seq: number): string {
+    return sendRecordId(this.#conversationId, this.#doc.epoch, seq);
+  }
+
+  async #feedLater(id: string, event: FlowEvent): Promise<void> {
+    await this.#deps.enqueue(this.#conversationId, {
+      id,
+      sortKey: this.#deps.clock.now(),
+      payload: { kind: 'flow', event },
+    });
+  }
+}

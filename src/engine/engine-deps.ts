@@ -1,0 +1,35 @@
+import type { Clock } from '../core/clock.js';
+import type { RunnableFlow } from '../flows/contract.js';
+import type { Logger } from '../log/logger.js';
+import type { InboxItem, Store } from '../store/store.js';
+import type { BotEvents, EngineClient, Handler } from './types.js';
+
+/** Resolved configuration and collaborators shared by the engine's parts. */
+export interface EngineDeps {
+  readonly client: EngineClient;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly flows: ReadonlyMap<string, RunnableFlow>;
+  readonly entry: RunnableFlow;
+  readonly handlers: Readonly<Record<string, Handler>>;
+  readonly handlerTimeoutMs: number;
+  readonly dedupTtlMs: number;
+  readonly reconcileAttempts: number;
+  /** Delays between reconciliation attempts (clock ms), the first attempt is immediate. */
+  readonly reconcileDelaysMs: readonly number[];
+  readonly sendRetries: number;
+  /** Waits a 429/503 hint before retrying a definitely rejected send. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Aborted when the bot stops (handlers see it). */
+  readonly stopSignal: AbortSignal;
+  emit<K extends keyof BotEvents>(event: K, payload: BotEvents[K]): void;
+  /** Appends an item to a conversation's inbox (dedup applies) and schedules it. */
+  enqueue(conversationId: string, item: InboxItem): Promise<boolean>;
+}
+
+/** The 24-hour customer-service window (spec 4.5.5). */
+export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Prefix of the internal timers that schedule reconciliation attempts. */
+export const RECONCILE_TIMER_PREFIX = '__reconcile:';

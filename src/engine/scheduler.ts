@@ -1,0 +1,93 @@
+import type { Logger } from '../log/logger.js';
+
+/** Drains one conversation's inbox; resolves when it is empty (or cannot proceed). */
+export type Drain = (conversationId: string) => Promise<void>;
+
+/**
+ * Runs conversation drains: strictly one at a time per conversation, at most
+ * `concurrency` conversations at once. Scheduling a running conversation marks it to
+ * run again after the current drain (no lost wake-ups). Also counts other in-flight
+ * work so that {@link idle} means "nothing queued, running or tracked".
+ */
+export class ConversationScheduler {
+  readonly #drain: Drain;
+  readonly #concurrency: number;
+  readonly #logger: Logger;
+  readonly #queue: string[] = [];
+  readonly #queued = new Set<string>();
+  readonly #running = new Set<string>();
+  readonly #again = new Set<string>();
+  #tracked = 0;
+  #waiters: Array<() => void> = [];
+
+  constructor(drain: Drain, concurrency: number, logger: Logger) {
+    this.#drain = drain;
+    this.#concurrency = Math.max(1, concurrency);
+    this.#logger = logger;
+  }
+
+  /** Asks for a conversation's inbox to be drained. */
+  schedule(conversationId: string): void {
+    if (this.#running.has(conversationId)) {
+      this.#again.add(conversationId);
+      return;
+    }
+    if (this.#queued.has(conversationId)) return;
+    this.#queued.add(conversationId);
+    this.#queue.push(conversationId);
+    this.#pump();
+  }
+
+  /** Counts a piece of work as in flight until it settles; returns it. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#tracked++;
+    const done = (): void => {
+      this.#tracked--;
+      this.#notify();
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  /** True when nothing is queued, running or tracked. */
+  get isIdle(): boolean {
+    return this.#queue.length === 0 && this.#running.size === 0 && this.#tracked === 0;
+  }
+
+  /** Resolves when nothing is queued, running or tracked. */
+  idle(): Promise<void> {
+    if (this.isIdle) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #pump(): void {
+    while (this.#running.size < this.#concurrency && this.#queue.length > 0) {
+      const id = this.#queue.shift();
+      if (id === undefined) break;
+      this.#queued.delete(id);
+      this.#running.add(id);
+      void this.#run(id);
+    }
+  }
+
+  async #run(conversationId: string): Promise<void> {
+    try {
+      await this.#drain(conversationId);
+    } catch (error) {
+      // The drain reports its own errors; this guards the loop itself.
+      this.#logger.error('conversation drain failed', { conversationId, error: String(error) });
+    } finally {
+      this.#running.delete(conversationId);
+      if (this.#again.delete(conversationId)) this.schedule(conversationId);
+      this.#pump();
+      this.#notify();
+    }
+  }
+
+  #notify(): void {
+    if (!this.isIdle) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

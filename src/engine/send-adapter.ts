@@ -1,0 +1,115 @@
+import { fingerprintContent } from '../api/fingerprint.js';
+import { formatIssue, validateSendRequest } from '../messages/index.js';
+import type { OutboundContent } from '../flows/contract.js';
+import type { SendRecord } from '../store/store.js';
+import type { EngineDeps } from './engine-deps.js';
+
+/** What became of one send effect. */
+export type SendOutcome =
+  | { readonly status: 'accepted'; readonly messageId: string }
+  /** A definite rejection: reported to the flow as `send.failed { code }`. */
+  | { readonly status: 'rejected'; readonly code: string }
+  /** 409 `conversation_owned_by_human`: pause, never retry around it. */
+  | { readonly status: 'owned' }
+  /** 409 `service_window_closed`: the window rule applies. */
+  | { readonly status: 'window_closed' }
+  /** Timeout / 5xx: never replayed; reconciliation runs from the record. */
+  | { readonly status: 'unknown'; readonly record: SendRecord }
+  /** A record already exists in a final state (a repeated effect after a crash). */
+  | { readonly status: 'done'; readonly record: SendRecord };
+
+const RESENDABLE: ReadonlySet<string> = new Set([
+  'service_window_closed',
+  'conversation_owned_by_human',
+]);
+
+/** One send to carry out. */
+export interface SendJob {
+  readonly conversationId: string;
+  readonly epoch: number;
+  readonly seq: number;
+  readonly to: string;
+  readonly content: OutboundContent;
+}
+
+/** The id of a send record: `<conversationId>:<epoch>:<seq>`. */
+export function sendRecordId(conversationId: string, epoch: number, seq: number): string {
+  return `${conversationId}:${epoch}:${seq}`;
+}
+
+/**
+ * Sends one message: builds and validates the request with the message builders, writes
+ * a `pending` record before the POST, and maps the client's result. A 429/503 rejection
+ * (nothing was admitted) is retried after its hint; an unknown outcome never is.
+ */
+export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendOutcome> {
+  const id = sendRecordId(job.conversationId, job.epoch, job.seq);
+  const existing = await deps.store.getSend(id);
+  if (existing !== undefined) {
+    // A record written before a crash: pending means the POST may have gone out.
+    if (existing.state === 'pending' || existing.state === 'unknown') {
+      const record = { ...existing, state: 'unknown' as const };
+      await deps.store.putSend(record);
+      return { status: 'unknown', record };
+    }
+    // A definite rejection for window or ownership admitted nothing: safe to send again.
+    if (!(existing.state === 'rejected' && RESENDABLE.has(existing.code ?? ''))) {
+      return { status: 'done', record: existing };
+    }
+  }
+  const built = validateSendRequest({ messaging_product: 'whatsapp', to: job.to, ...job.content });
+  if (built.status === 'invalid') {
+    deps.logger.error('send content is invalid; not sent', {
+      conversationId: job.conversationId,
+      seq: job.seq,
+      issues: built.issues.map((i) => formatIssue(i)),
+    });
+    return { status: 'rejected', code: 'invalid_content' };
+  }
+  const request = built.value;
+  const base = {
+    id,
+    conversationId: job.conversationId,
+    seq: job.seq,
+    contentType: request.type,
+    fingerprint: fingerprintContent(request),
+  };
+  for (let attempt = 0; ; attempt++) {
+    const startedAt = deps.clock.now();
+    await deps.store.putSend({ ...base, state: 'pending', startedAt });
+    const result = await deps.client.send(request);
+    if (result.status === 'accepted') {
+      await deps.store.putSend({
+        ...base,
+        state: 'accepted',
+        startedAt,
+        messageId: result.messageId,
+      });
+      return { status: 'accepted', messageId: result.messageId };
+    }
+    if (result.status === 'unknown') {
+      const record: SendRecord = { ...base, state: 'unknown', startedAt: result.startedAt };
+      await deps.store.putSend(record);
+      deps.logger.warn('send outcome unknown; reconciling, never replaying', {
+        conversationId: job.conversationId,
+        seq: job.seq,
+        reason: result.reason,
+      });
+      return { status: 'unknown', record };
+    }
+    const code = String(result.error.code);
+    await deps.store.putSend({ ...base, state: 'rejected', startedAt, code });
+    if (code === 'conversation_owned_by_human') return { status: 'owned' };
+    if (code === 'service_window_closed') return { status: 'window_closed' };
+    if (result.retryable && attempt < deps.sendRetries && !deps.stopSignal.aborted) {
+      const wait = result.retryAfterMs ?? result.error.retryAfterMs ?? 1000 * 2 ** attempt;
+      deps.logger.info('send rejected as retryable; waiting before another try', {
+        code,
+        waitMs: wait,
+      });
+      await deps.sleep(wait);
+      continue;
+    }
+    return { status: 'rejected', code };
+  }
+}

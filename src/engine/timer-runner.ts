@@ -1,0 +1,39 @@
+import { RECONCILE_TIMER_PREFIX, type EngineDeps } from './engine-deps.js';
+
+/** How long a claimed timer stays hidden from other claimers before it can fire again. */
+const CLAIM_MS = 60_000;
+const BATCH = 100;
+
+/**
+ * Claims every due timer and delivers it as an inbox item: `timer.fired` for flow
+ * timers, a reconciliation attempt for the engine's own. A timer is completed only
+ * after its item is enqueued, so a crash in between fires it late, never never.
+ * Returns how many timers fired.
+ */
+export async function runDueTimers(deps: EngineDeps): Promise<number> {
+  let fired = 0;
+  for (;;) {
+    const due = await deps.store.claimDueTimers(deps.clock.now(), BATCH, CLAIM_MS);
+    for (const timer of due) {
+      if (timer.name.startsWith(RECONCILE_TIMER_PREFIX)) {
+        const [sendId = '', attempt = '1'] = timer.name
+          .slice(RECONCILE_TIMER_PREFIX.length)
+          .split('#');
+        await deps.enqueue(timer.conversationId, {
+          id: `reconcile:${sendId}:${attempt}`,
+          sortKey: timer.dueAt,
+          payload: { kind: 'reconcile', sendId, attempt: Number(attempt) },
+        });
+      } else {
+        await deps.enqueue(timer.conversationId, {
+          id: `timer:${timer.id}:${timer.dueAt}`,
+          sortKey: timer.dueAt,
+          payload: { kind: 'flow', event: { type: 'timer.fired', name: timer.name } },
+        });
+      }
+      await deps.store.completeTimer(timer.id, timer.dueAt);
+      fired++;
+    }
+    if (due.length < BATCH) return fired;
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * Public types of the conversation engine: how a bot is configured, what handlers
+ * receive and return, the normalised ingest events, and the `Bot` itself.
+ */
+import type { Router } from 'express';
+import type { SendResult } from '../api/send-result.js';
+import type { Page } from '../api/client.js';
+import type { PageCursor } from '../api/pagination.js';
+import type { Conversation, Message, OutboundStatus } from '../api/resources.js';
+import type { SendRequest } from '../messages/index.js';
+import type { VerifyResult } from '../api/callbacks.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import type {
+  ContactInfo,
+  Effect,
+  FlowEvent,
+  InboundMessage,
+  RunnableFlow,
+  Vars,
+} from '../flows/contract.js';
+
+/**
+ * The part of `MessagingClient` the engine uses. The real client fits it; tests may
+ * pass a fake. Reads throw `ApiError`s; `send` never throws for outcomes.
+ */
+export interface EngineClient {
+  send(request: SendRequest): Promise<SendResult>;
+  listConversations(options?: { limit?: number; after?: PageCursor }): Promise<Page<Conversation>>;
+  listMessages(
+    conversationId: string,
+    options?: { limit?: number; before?: PageCursor },
+  ): Promise<Page<Message>>;
+  getMessage(messageId: string): Promise<Message>;
+}
+
+/** The read-only client given to handlers (no sends: sends are flow effects). */
+export type ReadOnlyApi = Pick<EngineClient, 'listConversations' | 'listMessages' | 'getMessage'>;
+
+/** What a handler receives. */
+export interface HandlerContext {
+  /** The `input` of the `call` effect (already interpolated by the flow). */
+  readonly input: Vars;
+  /** The flow variables at the time of the call. */
+  readonly vars: Vars;
+  readonly contact: ContactInfo;
+  readonly conversationId: string;
+  readonly api: ReadOnlyApi;
+  readonly logger: Logger;
+  /** Aborted when the handler's timeout elapses or the bot stops. */
+  readonly signal: AbortSignal;
+}
+
+/** What a handler returns: an outcome name the flow routes on, and variables to set. */
+export interface HandlerResult {
+  readonly outcome: string;
+  readonly vars?: Vars;
+}
+
+/**
+ * Business logic plugged into a flow. A thrown error or a timeout becomes a
+ * `handler.error` event for the flow, never a crash.
+ * @example
+ * const lookupOrder: Handler = async ({ input, api }) => ({ outcome: 'found', vars: { status: 'shipped' } });
+ */
+export type Handler = (ctx: HandlerContext) => Promise<HandlerResult> | HandlerResult;
+
+/** Parses a verified raw callback body into callback events (pluggable for other schemes). */
+export type CallbackParser = (
+  rawBody: Buffer,
+) =>
+  | { readonly status: 'ok'; readonly events: readonly IngestEvent[] }
+  | { readonly status: 'invalid'; readonly message: string };
+
+/** Verifies a callback's raw bytes and headers (pluggable for other schemes). */
+export type CallbackVerifier = (request: {
+  readonly rawBody: Buffer;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly nowMs: number;
+}) => VerifyResult;
+
+/** Polling options. */
+export interface PollingOptions {
+  /** Shortest interval between polls, ms (default 1000). */
+  readonly minIntervalMs?: number;
+  /** Longest interval when idle, ms (default 30000). */
+  readonly maxIntervalMs?: number;
+  /** Page size of both list endpoints (default 50, max 100). */
+  readonly pageSize?: number;
+  /** Most conversations examined per poll (default 500). */
+  readonly maxConversationsPerPoll?: number;
+}
+
+/** Options of {@link createBot}. */
+export interface BotOptions {
+  /** The flows; the first is the entry flow unless `entry` names another. */
+  readonly flows: readonly RunnableFlow[];
+  readonly entry?: string;
+  readonly handlers?: Readonly<Record<string, Handler>>;
+  /** Either a base URL and key (a `MessagingClient` is created) or a ready client. */
+  readonly api:
+    | { readonly baseUrl: string; readonly apiKey: string; readonly timeoutMs?: number }
+    | { readonly client: EngineClient };
+  /** Default: a new `MemoryStore`. */
+  readonly store?: Store;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly callbacks?: {
+    readonly secret: string;
+    readonly replayWindowSeconds?: number;
+    readonly verifier?: CallbackVerifier;
+    readonly parser?: CallbackParser;
+    /** Raw body cap in bytes (default 1 MiB). */
+    readonly maxBodyBytes?: number;
+  };
+  /** Conversations processed at the same time (default 16). */
+  readonly concurrency?: number;
+  /** Default handler timeout when the effect has none (default 10000 ms). */
+  readonly handlerTimeoutMs?: number;
+  /** How long message ids are remembered for dedup (default 7 days). */
+  readonly dedupTtlMs?: number;
+  readonly polling?: PollingOptions;
+  /** Interval of the timer loop and inbox sweeper in ms (default 1000; 0 disables the loops). */
+  readonly tickMs?: number;
+  /** Attempts to reconcile an unknown send by reading history (default 3). */
+  readonly reconcileAttempts?: number;
+  /** How many times a 429/503 rejected send is retried (default 3). */
+  readonly sendRetries?: number;
+}
+
+/** A normalised event from a callback, a polled page or a direct `handle()` call. */
+export type IngestEvent =
+  | {
+      readonly kind: 'inbound';
+      readonly message: InboundMessage;
+      readonly contact: ContactInfo;
+      /** Ownership as seen with the message, when known. */
+      readonly humanOwned?: boolean;
+    }
+  | {
+      readonly kind: 'status';
+      readonly conversationId: string;
+      readonly messageId: string;
+      readonly status: OutboundStatus;
+      readonly failureCode?: string;
+      readonly occurredAt: string;
+    }
+  | {
+      readonly kind: 'ownership';
+      readonly conversationId: string;
+      readonly humanOwned: boolean;
+      readonly occurredAt: string;
+      readonly contact?: ContactInfo;
+    };
+
+/** The outcome of `handle()`: whether the event was new (enqueued) or a duplicate. */
+export type HandleResult = { readonly status: 'accepted' } | { readonly status: 'duplicate' };
+
+/** What `inspect()` shows of one conversation. */
+export interface ConversationView {
+  readonly conversationId: string;
+  readonly flowId: string;
+  readonly flowVersion: number;
+  /** The machine's state value as a dotted path, e.g. `menu` or `order.askNumber`. */
+  readonly state: string;
+  readonly vars: Vars;
+  readonly humanOwned: boolean;
+  /** Epoch ms of the contact's last inbound message. */
+  readonly lastInboundAt: number | undefined;
+  readonly ended: boolean;
+  /** Sends held until the window opens again. */
+  readonly heldSends: number;
+}
+
+/** A raw callback request, framework-free. */
+export interface RawCallbackRequest {
+  readonly body: Buffer;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** The answer to a callback request. */
+export interface RawCallbackResponse {
+  readonly status: number;
+  readonly body:
+    { readonly code: string; readonly message: string } | { readonly received: number };
+}
+
+/** Observability events of a bot. */
+export interface BotEvents {
+  /** An effect was carried out (or skipped) for a conversation. */
+  effect: { conversationId: string; effect: Effect; outcome: string };
+  /** An event was fed to a conversation's machine. */
+  event: { conversationId: string; event: FlowEvent };
+  /** Something went wrong that the bot survived. */
+  error: { conversationId?: string; error: unknown };
+}
+
+/** A running bot. */
+export interface Bot {
+  /** Checks configuration, starts the timer loop and sweeper (and polling if configured). */
+  start(): Promise<void>;
+  /** Stops polling and loops, waits for in-flight work, then returns. */
+  stop(): Promise<void>;
+  /** Feeds one normalised event (tests, custom sources). Dedup applies. */
+  handle(event: IngestEvent): Promise<HandleResult>;
+  /** The express router for callbacks (`POST /`), from the express adapter. */
+  callbackRouter(): Router;
+  /** The framework-free callback core: verify, parse, enqueue, answer. Never throws. */
+  handleCallback(request: RawCallbackRequest): Promise<RawCallbackResponse>;
+  startPolling(options?: PollingOptions): void;
+  stopPolling(): Promise<void>;
+  /** One polling pass; returns how many new events were enqueued. */
+  pollOnce(): Promise<number>;
+  /** Fires every due timer now; returns how many fired. */
+  runDueTimers(): Promise<number>;
+  inspect(conversationId: string): Promise<ConversationView | undefined>;
+  /** Resolves when no work is queued or in flight. */
+  idle(): Promise<void>;
+  on<K extends keyof BotEvents>(event: K, listener: (payload: BotEvents[K]) => void): () => void;
+}
+
+/** Re-exported for adapters that build ingest events from conversations. */
+export type { Conversation, ContactInfo };
+
+/** Thrown by `createBot`/`start` for configuration errors, with a message saying how to fix. */
+export class BotConfigError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BotConfigError';
+  }
+}

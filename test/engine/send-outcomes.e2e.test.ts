@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { echoFlow } from './echo-machine.js';
+import { ADA, startHarness, until, type Harness } from './harness.js';
+
+describe('engine: send outcomes against the sandbox', () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  function conversationId(): string {
+    return h.sandbox.control.conversations().find((c) => c.phoneNumber === ADA)?.id ?? '';
+  }
+
+  it('should not send twice when a send times out, and reconcile it from history', async () => {
+    h = await startHarness({ flows: [echoFlow], handlers: {} }, { apiTimeoutMs: 200 });
+    h.sandbox.control.addFault({ route: 'POST /v1/messages', delayMs: 500 });
+    await h.say(ADA, 'slow');
+    await h.bot.idle();
+    const id = `${conversationId()}:1:1`;
+    expect((await h.store.getSend(id))?.state).toBe('unknown');
+    // The sandbox admits the message once its delay is over; nothing is replayed.
+    await until(() => h.sandbox.control.sent().length === 1, 5_000, 'the delayed send');
+    h.clock.advance(5_000);
+    expect(await h.bot.runDueTimers()).toBe(1);
+    await h.bot.idle();
+    const record = await h.store.getSend(id);
+    expect(record?.state).toBe('reconciled');
+    expect(record?.messageId).toBe(h.sandbox.control.sent()[0]?.messageId);
+    expect(h.sentTo(ADA)).toEqual(['text:echo: slow']);
+  });
+
+  it('should tell the flow send.unknown when the outcome cannot be confirmed', async () => {
+    h = await startHarness({ flows: [echoFlow], handlers: {} });
+    h.sandbox.control.addFault({ route: 'POST /v1/messages', drop: 'before' });
+    await h.say(ADA, 'lost');
+    await h.bot.idle();
+    for (const ms of [5_000, 30_000]) {
+      h.clock.advance(ms);
+      await h.bot.runDueTimers();
+      await h.bot.idle();
+    }
+    const view = await h.bot.inspect(conversationId());
+    expect(view?.vars.last).toBe('send.unknown');
+    expect(h.sandbox.control.sent()).toEqual([]);
+  });
+
+  it('should report a rejection with its code to the flow', async () => {
+    h = await startHarness({ flows: [echoFlow], handlers: {} });
+    h.sandbox.control.addFault({
+      route: 'POST /v1/messages',
+      status: 409,
+      code: 'contact_opted_out',
+    });
+    await h.say(ADA, 'hi');
+    await h.bot.idle();
+    const view = await h.bot.inspect(conversationId());
+    expect(view?.vars).toMatchObject({ last: 'send.failed', code: 'contact_opted_out' });
+  });
+
+  it('should bring a later message.failed callback to the flow', async () => {
+    h = await startHarness({ flows: [echoFlow], handlers: {} });
+    await h.withCallbacks('cb_secret_failed', { flows: [echoFlow], handlers: {} });
+    await h.say(ADA, 'hi');
+    await h.bot.idle();
+    const [sent] = h.sandbox.control.sent();
+    expect(sent).toBeDefined();
+    h.sandbox.control.setStatus(sent?.messageId ?? '', 'failed', 'undeliverable');
+    await until(
+      async () => (await h.bot.inspect(conversationId()))?.vars.code === 'undeliverable',
+      5_000,
+      'send.failed to reach the flow',
+    );
+    await h.bot.idle();
+    expect((await h.bot.inspect(conversationId()))?.vars.last).toBe('send.failed');
+    expect((await h.store.findSendByMessageId(sent?.messageId ?? ''))?.state).toBe('failed');
+  });
+});
