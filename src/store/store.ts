@@ -68,6 +68,8 @@ export interface Store {
    * Writes a conversation document if its version is still `expectedVersion`
    * (0 = must not exist). With `fence`, also requires that the lease
    * `conv:<conversationId>` still has that token.
+   * The fence is checked first: `fenced` when the lease's current token is not `fence`
+   * (a newer lease was taken, or there is none).
    */
   putConversation(
     conversationId: string,
@@ -80,6 +82,9 @@ export interface Store {
   /**
    * Atomically: if `item.id` was not seen within `dedupTtlMs`, marks it seen and appends
    * the item to the conversation's inbox, and returns true; otherwise returns false.
+   * Dedup ids are per conversation and separate from `markSeen` keys. An id accepted
+   * again while still in the inbox (its dedup expired) is moved, not duplicated.
+   * `sortKey` must be finite. The payload must be JSON.
    */
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean>;
   /** The first `limit` items of the inbox, in order, without removing them. */
@@ -105,14 +110,23 @@ export interface Store {
   claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]>;
   /** Removes a fired timer, unless it was rescheduled (different dueAt) meanwhile. */
   completeTimer(id: string, dueAt: number): Promise<void>;
-  /** Epoch ms of the earliest timer, if any. */
+  /**
+   * Epoch ms of the earliest timer, if any: the earliest time `claimDueTimers` can return
+   * one, i.e. a timer's `dueAt`, or for a claimed, uncompleted timer the end of its claim
+   * (so a poller does not spin on a timer another worker is firing).
+   */
   nextTimerDue(): Promise<number | undefined>;
 
   putSend(record: SendRecord): Promise<void>;
   getSend(id: string): Promise<SendRecord | undefined>;
   findSendByMessageId(messageId: string): Promise<SendRecord | undefined>;
 
-  /** Takes or renews a lease; returns it with a new token when newly taken. */
+  /**
+   * Takes or renews a lease; returns it with a new token when newly taken. The same owner
+   * renews and keeps its token (also after expiry, if nobody took it meanwhile); another
+   * owner gets undefined while the lease is unexpired at `now`. Tokens per name only grow,
+   * also across releases.
+   */
   acquireLease(name: string, owner: string, ttlMs: number, now: number): Promise<Lease | undefined>;
   releaseLease(name: string, owner: string): Promise<void>;
 

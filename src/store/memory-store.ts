@@ -1,0 +1,278 @@
+import { systemClock, type Clock } from '../core/clock.js';
+import { ExpiringKeys } from './expiring-keys.js';
+import { MemoryTimers } from './memory-timers.js';
+import type {
+  CasResult,
+  InboxItem,
+  Lease,
+  SendRecord,
+  Store,
+  TimerRecord,
+  Versioned,
+} from './store.js';
+import { assertSortKey, compactString, fromJson, toJson } from './to-json.js';
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Time source for dedup and value TTLs. Default: the wall clock. */
+  readonly clock?: Clock;
+}
+
+interface StoredDoc {
+  readonly json: string;
+  readonly version: number;
+}
+
+interface StoredInboxItem {
+  readonly id: string;
+  readonly sortKey: number;
+  readonly json: string;
+}
+
+interface StoredValue {
+  readonly json: string;
+  readonly expiresAt: number;
+}
+
+interface StoredLease {
+  /** Undefined once released; the token stays so the next one is larger. */
+  readonly owner: string | undefined;
+  readonly token: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * The embedded {@link Store}: everything in this process, lost on exit. Every operation
+ * runs synchronously inside its promise, so each is atomic with respect to the others.
+ * Documents and payloads are kept as JSON strings (small, and every read is a copy);
+ * dedup keys and values expire lazily plus an amortised sweep, without timers.
+ * @example
+ * const store = new MemoryStore({ clock: new ManualClock() });
+ * await store.putConversation('c1', { state: 'welcome' }, 0); // { status: 'ok', version: 1 }
+ */
+export class MemoryStore implements Store {
+  readonly #clock: Clock;
+  readonly #docs = new Map<string, StoredDoc>();
+  readonly #inboxes = new Map<string, StoredInboxItem[]>();
+  readonly #seen = new ExpiringKeys();
+  readonly #values = new Map<string, StoredValue>();
+  #valueWrites = 0;
+  #valuesAfterSweep = 0;
+  readonly #timers = new MemoryTimers();
+  /** Send records hold only primitives, so a spread is a full copy. */
+  readonly #sends = new Map<string, SendRecord>();
+  readonly #sendByMessageId = new Map<string, string>();
+  readonly #leases = new Map<string, StoredLease>();
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  getConversation(conversationId: string): Promise<Versioned<unknown> | undefined> {
+    return run(() => {
+      const doc = this.#docs.get(conversationId);
+      return doc && { value: fromJson(doc.json), version: doc.version };
+    });
+  }
+
+  putConversation(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence?: number,
+  ): Promise<CasResult> {
+    return run((): CasResult => {
+      const json = compactString(toJson(value, `conversation ${conversationId}`));
+      if (fence !== undefined && this.#leases.get(`conv:${conversationId}`)?.token !== fence) {
+        return { status: 'fenced' };
+      }
+      const currentVersion = this.#docs.get(conversationId)?.version ?? 0;
+      if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
+      const version = currentVersion + 1;
+      const key = currentVersion === 0 ? compactString(conversationId) : conversationId;
+      this.#docs.set(key, { json, version });
+      return { status: 'ok', version };
+    });
+  }
+
+  deleteConversation(conversationId: string): Promise<void> {
+    return run(() => void this.#docs.delete(conversationId));
+  }
+
+  enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+    return run(() => {
+      assertSortKey(item);
+      const json = compactString(toJson(item.payload, `inbox item ${item.id}`));
+      const now = this.#clock.now();
+      if (!this.#seen.addIfAbsent(inboxSeenKey(conversationId, item.id), now, now + dedupTtlMs)) {
+        return false;
+      }
+      // An id still in the inbox (its dedup expired) is moved, not duplicated.
+      const inbox = (this.#inboxes.get(conversationId) ?? []).filter((e) => e.id !== item.id);
+      // After every item with a sortKey <= this one: ascending sortKey, then arrival.
+      let lo = 0;
+      let hi = inbox.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((inbox[mid]?.sortKey ?? 0) <= item.sortKey) lo = mid + 1;
+        else hi = mid;
+      }
+      inbox.splice(lo, 0, { id: item.id, sortKey: item.sortKey, json });
+      this.#inboxes.set(conversationId, inbox);
+      return true;
+    });
+  }
+
+  peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
+    return run(() =>
+      (this.#inboxes.get(conversationId) ?? [])
+        .slice(0, Math.max(0, limit))
+        .map((e) => ({ id: e.id, sortKey: e.sortKey, payload: fromJson(e.json) })),
+    );
+  }
+
+  ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
+    return run(() => {
+      const inbox = this.#inboxes.get(conversationId);
+      if (inbox === undefined) return;
+      const acked = new Set(ids);
+      const rest = inbox.filter((e) => !acked.has(e.id));
+      if (rest.length === 0) this.#inboxes.delete(conversationId);
+      else this.#inboxes.set(conversationId, rest);
+    });
+  }
+
+  conversationsWithInbox(limit: number): Promise<string[]> {
+    return run(() => {
+      const ids: string[] = [];
+      for (const id of this.#inboxes.keys()) {
+        if (ids.length >= limit) break;
+        ids.push(id);
+      }
+      return ids;
+    });
+  }
+
+  markSeen(key: string, ttlMs: number): Promise<boolean> {
+    return run(() => {
+      const now = this.#clock.now();
+      return this.#seen.addIfAbsent(compactString(`k\u0000${key}`), now, now + ttlMs);
+    });
+  }
+
+  getValue(key: string): Promise<unknown> {
+    return run(() => {
+      const stored = this.#values.get(key);
+      if (stored === undefined) return undefined;
+      if (stored.expiresAt <= this.#clock.now()) {
+        this.#values.delete(key);
+        return undefined;
+      }
+      return fromJson(stored.json);
+    });
+  }
+
+  setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    return run(() => {
+      const json = toJson(value, `value ${key}`);
+      const now = this.#clock.now();
+      this.#values.set(key, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
+      // Amortised sweep: its cost (the size) is at most twice the writes since the last.
+      if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
+        for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
+        this.#valueWrites = 0;
+        this.#valuesAfterSweep = this.#values.size;
+      }
+    });
+  }
+
+  scheduleTimer(timer: TimerRecord): Promise<void> {
+    return run(() => this.#timers.schedule(timer));
+  }
+
+  cancelTimer(id: string): Promise<void> {
+    return run(() => this.#timers.cancel(id));
+  }
+
+  claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]> {
+    return run(() => this.#timers.claimDue(now, limit, claimMs));
+  }
+
+  completeTimer(id: string, dueAt: number): Promise<void> {
+    return run(() => this.#timers.complete(id, dueAt));
+  }
+
+  /** The earliest time a claim can return a timer (for a claimed one: when its claim ends). */
+  nextTimerDue(): Promise<number | undefined> {
+    return run(() => this.#timers.nextDue());
+  }
+
+  putSend(record: SendRecord): Promise<void> {
+    return run(() => {
+      this.#sends.set(record.id, { ...record });
+      if (record.messageId !== undefined) this.#sendByMessageId.set(record.messageId, record.id);
+    });
+  }
+
+  getSend(id: string): Promise<SendRecord | undefined> {
+    return run(() => this.#getSend(id));
+  }
+
+  findSendByMessageId(messageId: string): Promise<SendRecord | undefined> {
+    return run(() => {
+      const id = this.#sendByMessageId.get(messageId);
+      const record = id === undefined ? undefined : this.#getSend(id);
+      // The record may have been rewritten with another message id since.
+      return record?.messageId === messageId ? record : undefined;
+    });
+  }
+
+  acquireLease(
+    name: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<Lease | undefined> {
+    return run(() => {
+      const current = this.#leases.get(name);
+      const held = current?.owner !== undefined && current.expiresAt > now;
+      if (held && current.owner !== owner) return undefined;
+      // The same owner renews and keeps its token while nobody else took the lease.
+      const token = current?.owner === owner ? current.token : (current?.token ?? 0) + 1;
+      const lease = { owner, token, expiresAt: now + ttlMs };
+      this.#leases.set(current === undefined ? compactString(name) : name, lease);
+      return { name, ...lease };
+    });
+  }
+
+  releaseLease(name: string, owner: string): Promise<void> {
+    return run(() => {
+      const current = this.#leases.get(name);
+      if (current?.owner === owner) {
+        this.#leases.set(name, { owner: undefined, token: current.token, expiresAt: 0 });
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  #getSend(id: string): SendRecord | undefined {
+    const record = this.#sends.get(id);
+    return record && { ...record };
+  }
+}
+
+function inboxSeenKey(conversationId: string, itemId: string): string {
+  return compactString(`i\u0000${conversationId}\u0000${itemId}`);
+}
+
+/** Runs a synchronous operation as a promise; an unexpected throw becomes a rejection. */
+function run<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}

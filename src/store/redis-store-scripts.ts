@@ -1,0 +1,181 @@
+/**
+ * The Lua scripts of {@link RedisStore}. Each runs atomically on the server. Times are
+ * epoch milliseconds passed in ARGV from the store's clock (never Redis TIME), so expiry
+ * follows the clock the store was given; real Redis TTLs only garbage-collect keys.
+ * Every script touches keys of one cluster slot (see redis-keys.ts).
+ */
+import { RedisScript } from './redis-script.js';
+
+/**
+ * Compare-and-set of a conversation document, with optional fencing.
+ * KEYS[1] doc hash (v = version, d = JSON); KEYS[2] the conversation's lease hash.
+ * ARGV[1] expected version (0 = must not exist); ARGV[2] new document JSON;
+ * ARGV[3] fencing token, or '' for none.
+ * Returns {'fenced'} | {'conflict', currentVersion} | {'ok', newVersion}.
+ */
+export const casConversation = new RedisScript(`
+if ARGV[3] ~= '' then
+  local token = redis.call('HGET', KEYS[2], 'token')
+  if token ~= ARGV[3] then return {'fenced'} end
+end
+local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if current ~= tonumber(ARGV[1]) then return {'conflict', current} end
+redis.call('HSET', KEYS[1], 'v', current + 1, 'd', ARGV[2])
+return {'ok', current + 1}
+`);
+
+/**
+ * Marks a key seen unless it is seen and not expired at ARGV[1].
+ * KEYS[1] the seen key (value: expiry, epoch ms).
+ * ARGV[1] now; ARGV[2] expiry (now + ttl); ARGV[3] real TTL in ms for garbage collection.
+ * Returns 1 when newly marked, 0 when already seen.
+ */
+const markSeenLua = `
+local function mark_seen(key, now, expires_at, gc_ms)
+  local seen_until = redis.call('GET', key)
+  if seen_until and tonumber(seen_until) > tonumber(now) then return 0 end
+  redis.call('SET', key, expires_at, 'PX', gc_ms)
+  return 1
+end
+`;
+
+/** See {@link markSeenLua}. */
+export const markSeen = new RedisScript(`${markSeenLua}
+return mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+`);
+
+/**
+ * Dedup + inbox append. An item id already in the inbox (its dedup expired) is moved.
+ * KEYS[1] seen key of the item; KEYS[2] inbox zset; KEYS[3] id -> member hash;
+ * KEYS[4] member -> item JSON hash; KEYS[5] arrival counter.
+ * ARGV[1] now; ARGV[2] dedup expiry; ARGV[3] GC ttl ms; ARGV[4] item id;
+ * ARGV[5] sortKey (the zset score); ARGV[6] item JSON.
+ * Returns 1 when appended, 0 when a duplicate.
+ */
+export const enqueue = new RedisScript(`${markSeenLua}
+if mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) == 0 then return 0 end
+local old = redis.call('HGET', KEYS[3], ARGV[4])
+if old then
+  redis.call('ZREM', KEYS[2], old)
+  redis.call('HDEL', KEYS[4], old)
+end
+-- Members start with a zero-padded arrival number: equal scores sort by arrival.
+local member = string.format('%016d', redis.call('INCR', KEYS[5])) .. ARGV[4]
+redis.call('ZADD', KEYS[2], ARGV[5], member)
+redis.call('HSET', KEYS[3], ARGV[4], member)
+redis.call('HSET', KEYS[4], member, ARGV[6])
+return 1
+`);
+
+/**
+ * The first items of an inbox.
+ * KEYS[1] inbox zset; KEYS[2] member -> item JSON hash. ARGV[1] limit (> 0).
+ * Returns the item JSON strings in order.
+ */
+export const peekInbox = new RedisScript(`
+local members = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+if #members == 0 then return {} end
+return redis.call('HMGET', KEYS[2], unpack(members))
+`);
+
+/**
+ * Removes items from an inbox; resets the arrival counter when it empties.
+ * KEYS[1] inbox zset; KEYS[2] id -> member hash; KEYS[3] member -> JSON hash;
+ * KEYS[4] arrival counter. ARGV: the item ids.
+ * Returns the number of items left.
+ */
+export const ackInbox = new RedisScript(`
+for _, id in ipairs(ARGV) do
+  local member = redis.call('HGET', KEYS[2], id)
+  if member then
+    redis.call('ZREM', KEYS[1], member)
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('HDEL', KEYS[3], member)
+  end
+end
+local left = redis.call('ZCARD', KEYS[1])
+if left == 0 then redis.call('DEL', KEYS[4]) end
+return left
+`);
+
+/**
+ * Adds or replaces a timer (clearing any claim).
+ * KEYS[1] due zset; KEYS[2] id -> record JSON; KEYS[3] id -> dueAt.
+ * ARGV[1] id; ARGV[2] dueAt; ARGV[3] record JSON.
+ */
+export const scheduleTimer = new RedisScript(`
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+`);
+
+/** Removes a timer. KEYS as {@link scheduleTimer}; ARGV[1] id. */
+export const cancelTimer = new RedisScript(`
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+`);
+
+/**
+ * Claims due timers: those scored <= now (due, or whose claim expired) are re-scored to
+ * the end of the new claim. KEYS[1] due zset; KEYS[2] id -> record JSON.
+ * ARGV[1] now; ARGV[2] limit (> 0); ARGV[3] claim end (now + claimMs).
+ * Returns the claimed records' JSON in due order.
+ */
+export const claimDueTimers = new RedisScript(`
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+if #ids == 0 then return {} end
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
+return redis.call('HMGET', KEYS[2], unpack(ids))
+`);
+
+/**
+ * Removes a fired timer unless it was rescheduled. KEYS as {@link scheduleTimer}.
+ * ARGV[1] id; ARGV[2] the dueAt that fired.
+ */
+export const completeTimer = new RedisScript(`
+if redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+`);
+
+/**
+ * Stores a send record and indexes its message id.
+ * KEYS[1] id -> record JSON; KEYS[2] messageId -> id.
+ * ARGV[1] id; ARGV[2] record JSON; ARGV[3] messageId or ''.
+ */
+export const putSend = new RedisScript(`
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[3], ARGV[1]) end
+return 1
+`);
+
+/**
+ * Takes or renews a lease. The token only grows: the hash is kept after release.
+ * KEYS[1] lease hash (owner, token, exp). ARGV[1] owner; ARGV[2] now; ARGV[3] expiry.
+ * Returns the token, or nil when another owner holds an unexpired lease.
+ */
+export const acquireLease = new RedisScript(`
+local cur = redis.call('HMGET', KEYS[1], 'owner', 'token', 'exp')
+local owner = cur[1] or ''
+local token = tonumber(cur[2] or '0')
+if owner ~= '' and owner ~= ARGV[1] and tonumber(cur[3] or '0') > tonumber(ARGV[2]) then
+  return false
+end
+-- The same owner keeps its token while nobody else took the lease.
+if owner ~= ARGV[1] then token = redis.call('HINCRBY', KEYS[1], 'token', 1) end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'exp', ARGV[3])
+return token
+`);
+
+/** Releases a lease held by ARGV[1] (keeps the token). KEYS[1] lease hash. */
+export const releaseLease = new RedisScript(`
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'owner', '', 'exp', '0')
+end
+return 1
+`);

@@ -1,0 +1,286 @@
+import { z } from 'zod';
+import { systemClock, type Clock } from '../core/clock.js';
+import { RedisKeys } from './redis-keys.js';
+import type { RedisClient } from './redis-script.js';
+import { StoreDataError } from './store-data-error.js';
+import * as scripts from './redis-store-scripts.js';
+import {
+  parseStored,
+  storedDocSchema,
+  storedInboxItemSchema,
+  storedSendSchema,
+  storedTimerSchema,
+  storedValueSchema,
+  validateStored,
+} from './redis-store-schemas.js';
+import type {
+  CasResult,
+  InboxItem,
+  Lease,
+  SendRecord,
+  Store,
+  TimerRecord,
+  Versioned,
+} from './store.js';
+import { assertSortKey, toJson } from './to-json.js';
+
+/** Options of {@link RedisStore}. */
+export interface RedisStoreOptions {
+  /** An ioredis client (or cluster) owned by the caller: `close()` leaves it open. */
+  readonly redis: RedisClient;
+  /** Prefix of every key, e.g. `switchboard:prod:`. */
+  readonly prefix: string;
+  /** Time source for every expiry (dedup, values, leases come with `now`). Default: wall clock. */
+  readonly clock?: Clock;
+}
+
+/**
+ * Real Redis TTLs only collect garbage; expiry is decided from stored timestamps and the
+ * store's clock. The grace covers clock differences between workers and Redis.
+ */
+const GC_GRACE_MS = 60_000;
+
+const casReply = z.union([
+  z.tuple([z.literal('ok'), z.number()]),
+  z.tuple([z.literal('conflict'), z.number()]),
+  z.tuple([z.literal('fenced')]),
+]);
+const flag = z.union([z.literal(0), z.literal(1)]);
+const nullableStrings = z.array(z.string().nullable());
+
+/**
+ * A {@link Store} in Redis, shared by every worker. Multi-key and read-modify-write
+ * operations are Lua scripts (redis-store-scripts.ts); keys of a conversation share a hash
+ * tag so it works on Redis Cluster. Everything read back is validated with zod; a corrupt
+ * value throws a `StoreDataError` naming the key. Workers need roughly synchronised
+ * clocks: expiry is computed from the clock passed in, not from Redis time.
+ * @example
+ * const store = new RedisStore({ redis: new Redis(process.env.REDIS_URL), prefix: 'bot:' });
+ */
+export class RedisStore implements Store {
+  readonly #redis: RedisClient;
+  readonly #keys: RedisKeys;
+  readonly #clock: Clock;
+
+  constructor(options: RedisStoreOptions) {
+    this.#redis = options.redis;
+    this.#keys = new RedisKeys(options.prefix);
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async getConversation(conversationId: string): Promise<Versioned<unknown> | undefined> {
+    const key = this.#keys.conversation(conversationId).doc;
+    const hash = await this.#redis.hgetall(key);
+    if (Object.keys(hash).length === 0) return undefined;
+    const doc = validateStored(key, hash, storedDocSchema);
+    return { value: parseStored(key, doc.d, z.json()), version: doc.v };
+  }
+
+  async putConversation(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence?: number,
+  ): Promise<CasResult> {
+    const json = toJson(value, `conversation ${conversationId}`);
+    const keys = this.#keys.conversation(conversationId);
+    const reply = await scripts.casConversation.run(
+      this.#redis,
+      [keys.doc, keys.lease],
+      [expectedVersion, json, fence === undefined ? '' : String(fence)],
+    );
+    const result = validateStored(keys.doc, reply, casReply);
+    if (result[0] === 'ok') return { status: 'ok', version: result[1] };
+    if (result[0] === 'conflict') return { status: 'conflict', currentVersion: result[1] };
+    return { status: 'fenced' };
+  }
+
+  async deleteConversation(conversationId: string): Promise<void> {
+    await this.#redis.del(this.#keys.conversation(conversationId).doc);
+  }
+
+  async enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+    assertSortKey(item);
+    const payload = toJson(item.payload, `inbox item ${item.id}`);
+    const json = `{"id":${JSON.stringify(item.id)},"sortKey":${item.sortKey},"payload":${payload}}`;
+    const keys = this.#keys.conversation(conversationId);
+    const now = this.#clock.now();
+    const reply = await scripts.enqueue.run(
+      this.#redis,
+      [keys.seen(item.id), keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq],
+      [now, now + dedupTtlMs, gcTtl(dedupTtlMs), item.id, item.sortKey, json],
+    );
+    if (validateStored(keys.inbox, reply, flag) === 0) return false;
+    // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
+    await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
+    return true;
+  }
+
+  async peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
+    if (limit <= 0) return [];
+    const keys = this.#keys.conversation(conversationId);
+    const reply = await scripts.peekInbox.run(this.#redis, [keys.inbox, keys.inboxItems], [limit]);
+    return validateStored(keys.inbox, reply, nullableStrings).map((text) => {
+      if (text === null) throw new StoreDataError(keys.inboxItems, 'an inbox entry has no item');
+      return parseStored(keys.inboxItems, text, storedInboxItemSchema);
+    });
+  }
+
+  async ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const keys = this.#keys.conversation(conversationId);
+    const left = validateStored(
+      keys.inbox,
+      await scripts.ackInbox.run(
+        this.#redis,
+        [keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq],
+        ids,
+      ),
+      z.number(),
+    );
+    if (left > 0) return;
+    // The inbox set is another slot, so it cannot be in the script. Remove, then look
+    // again: an enqueue that slipped in between is put back (by us or by itself).
+    await this.#redis.zrem(this.#keys.inboxes, conversationId);
+    if ((await this.#redis.zcard(keys.inbox)) > 0) {
+      await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
+    }
+  }
+
+  async conversationsWithInbox(limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    return this.#redis.zrange(this.#keys.inboxes, 0, limit - 1);
+  }
+
+  async markSeen(key: string, ttlMs: number): Promise<boolean> {
+    const redisKey = this.#keys.seen(key);
+    const now = this.#clock.now();
+    const reply = await scripts.markSeen.run(
+      this.#redis,
+      [redisKey],
+      [now, now + ttlMs, gcTtl(ttlMs)],
+    );
+    return validateStored(redisKey, reply, flag) === 1;
+  }
+
+  async getValue(key: string): Promise<unknown> {
+    const redisKey = this.#keys.value(key);
+    const text = await this.#redis.get(redisKey);
+    if (text === null) return undefined;
+    const stored = parseStored(redisKey, text, storedValueSchema);
+    if (stored.e !== null && stored.e <= this.#clock.now()) return undefined;
+    return stored.v;
+  }
+
+  async setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    const redisKey = this.#keys.value(key);
+    const json = toJson(value, `value ${key}`);
+    if (ttlMs === undefined) {
+      await this.#redis.set(redisKey, `{"e":null,"v":${json}}`);
+      return;
+    }
+    const e = this.#clock.now() + ttlMs;
+    await this.#redis.set(redisKey, `{"e":${e},"v":${json}}`, 'PX', gcTtl(ttlMs));
+  }
+
+  async scheduleTimer(timer: TimerRecord): Promise<void> {
+    const record: TimerRecord = {
+      id: timer.id,
+      conversationId: timer.conversationId,
+      name: timer.name,
+      dueAt: timer.dueAt,
+    };
+    const keys = this.#keys.timers;
+    await scripts.scheduleTimer.run(
+      this.#redis,
+      [keys.due, keys.records, keys.dueAt],
+      [timer.id, String(timer.dueAt), toJson(record, `timer ${timer.id}`)],
+    );
+  }
+
+  async cancelTimer(id: string): Promise<void> {
+    const keys = this.#keys.timers;
+    await scripts.cancelTimer.run(this.#redis, [keys.due, keys.records, keys.dueAt], [id]);
+  }
+
+  async claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]> {
+    if (limit <= 0) return [];
+    const keys = this.#keys.timers;
+    const reply = await scripts.claimDueTimers.run(
+      this.#redis,
+      [keys.due, keys.records],
+      [now, limit, now + claimMs],
+    );
+    return validateStored(keys.due, reply, nullableStrings).flatMap((text) =>
+      // A record deleted under a due entry cannot happen (scripts change both); skip if so.
+      text === null ? [] : [parseStored(keys.records, text, storedTimerSchema)],
+    );
+  }
+
+  async completeTimer(id: string, dueAt: number): Promise<void> {
+    const keys = this.#keys.timers;
+    await scripts.completeTimer.run(
+      this.#redis,
+      [keys.due, keys.records, keys.dueAt],
+      [id, String(dueAt)],
+    );
+  }
+
+  /** The earliest time a claim can return a timer (for a claimed one: when its claim ends). */
+  async nextTimerDue(): Promise<number | undefined> {
+    const key = this.#keys.timers.due;
+    const reply = await this.#redis.zrange(key, 0, 0, 'WITHSCORES');
+    if (reply.length === 0) return undefined;
+    return validateStored(key, reply[1], z.coerce.number());
+  }
+
+  async putSend(record: SendRecord): Promise<void> {
+    const keys = this.#keys.sends;
+    await scripts.putSend.run(
+      this.#redis,
+      [keys.records, keys.byMessageId],
+      [record.id, toJson(record, `send record ${record.id}`), record.messageId ?? ''],
+    );
+  }
+
+  async getSend(id: string): Promise<SendRecord | undefined> {
+    const key = this.#keys.sends.records;
+    const text = await this.#redis.hget(key, id);
+    return text === null ? undefined : parseStored(key, text, storedSendSchema);
+  }
+
+  async findSendByMessageId(messageId: string): Promise<SendRecord | undefined> {
+    const id = await this.#redis.hget(this.#keys.sends.byMessageId, messageId);
+    const record = id === null ? undefined : await this.getSend(id);
+    // The record may have been rewritten with another message id since.
+    return record?.messageId === messageId ? record : undefined;
+  }
+
+  async acquireLease(
+    name: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<Lease | undefined> {
+    if (owner === '') throw new RangeError('A lease owner must not be empty');
+    const key = this.#keys.lease(name);
+    const expiresAt = now + ttlMs;
+    const reply = await scripts.acquireLease.run(this.#redis, [key], [owner, now, expiresAt]);
+    const token = validateStored(key, reply, z.number().int().positive().nullable());
+    return token === null ? undefined : { name, owner, token, expiresAt };
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await scripts.releaseLease.run(this.#redis, [this.#keys.lease(name)], [owner]);
+  }
+
+  /** Nothing to close: the Redis client is the caller's. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Real TTL of a key whose logical expiry is `ttlMs` away: always positive. */
+function gcTtl(ttlMs: number): number {
+  return Math.max(1, Math.ceil(ttlMs)) + GC_GRACE_MS;
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { RedisStore } from '../../src/store/redis-store.js';
+import { StoreDataError } from '../../src/store/store-data-error.js';
+import { clusterHashPart, connectTestRedis, deleteByPrefix } from './redis-test-helpers.js';
+import { storeContractSuite } from './store-contract.js';
+
+const root = `sbtest:${randomUUID()}:`;
+let redis: Redis;
+/** False when beforeAll could not connect (the tests fail then; nothing to clean). */
+let connected = false;
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+  connected = true;
+});
+
+afterAll(async () => {
+  if (!connected) return;
+  await deleteByPrefix(redis, root);
+  await redis.quit();
+});
+
+storeContractSuite('RedisStore', () => {
+  const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+  const prefix = `${root}${randomUUID()}:`;
+  const store = new RedisStore({ redis, prefix, clock });
+  return Promise.resolve({
+    store,
+    clock,
+    cleanup: async () => {
+      await store.close();
+      await deleteByPrefix(redis, prefix);
+    },
+  });
+});
+
+describe('RedisStore', () => {
+  it('should leave an injected client open on close', async () => {
+    const store = new RedisStore({ redis, prefix: `${root}close:` });
+    await store.close();
+    expect(await redis.ping()).toBe('PONG');
+  });
+
+  it('should name the key of a corrupt value', async () => {
+    const prefix = `${root}corrupt:`;
+    const store = new RedisStore({ redis, prefix });
+    await redis.set(`${prefix}v:cursor`, '{"not":"an envelope"}');
+    await expect(store.getValue('cursor')).rejects.toThrow(StoreDataError);
+    await expect(store.getValue('cursor')).rejects.toThrow(`${prefix}v:cursor`);
+    await redis.hset(`{${prefix}sends}:rec`, 'c1:1', 'not json');
+    await expect(store.getSend('c1:1')).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('should keep the keys of one conversation in one cluster slot', async () => {
+    const prefix = `${root}slots:`;
+    const store = new RedisStore({ redis, prefix });
+    const now = Date.now();
+    const lease = await store.acquireLease('conv:c1', 'w1', 1000, now);
+    await store.putConversation('c1', { a: 1 }, 0, lease!.token);
+    await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 1000);
+    const keys: string[] = [];
+    for await (const batch of redis.scanStream({ match: `{${prefix}c:c1}*` })) {
+      keys.push(...(batch as string[]));
+    }
+    // doc, lease, seen, inbox, inbox:m, inbox:v, inbox:seq
+    expect(keys).toHaveLength(7);
+    expect(new Set(keys.map(clusterHashPart))).toEqual(new Set([`${prefix}c:c1`]));
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { ContractContext } from './store-contract-context.js';
+
+/** Contract of conversation documents: CAS versions, fencing, copies. */
+export function conversationContract(ctx: ContractContext): void {
+  const store = () => ctx.store();
+  const clock = () => ctx.clock();
+  describe('conversations', () => {
+    it('should return undefined for an unknown conversation', async () => {
+      expect(await store().getConversation('nope')).toBeUndefined();
+    });
+
+    it('should create with expectedVersion 0 and read it back at version 1', async () => {
+      const doc = { state: 'welcome', vars: { n: 1, s: 'é😀' }, list: [1, null, true] };
+      expect(await store().putConversation('c1', doc, 0)).toEqual({ status: 'ok', version: 1 });
+      expect(await store().getConversation('c1')).toEqual({ value: doc, version: 1 });
+    });
+
+    it('should report a conflict with the current version on a stale write', async () => {
+      await store().putConversation('c1', { a: 1 }, 0);
+      expect(await store().putConversation('c1', { a: 2 }, 0)).toEqual({
+        status: 'conflict',
+        currentVersion: 1,
+      });
+      expect(await store().putConversation('c1', { a: 2 }, 1)).toEqual({
+        status: 'ok',
+        version: 2,
+      });
+      expect(await store().putConversation('c1', { a: 3 }, 1)).toEqual({
+        status: 'conflict',
+        currentVersion: 2,
+      });
+      expect(await store().putConversation('c2', { a: 3 }, 5)).toEqual({
+        status: 'conflict',
+        currentVersion: 0,
+      });
+      expect((await store().getConversation('c1'))?.value).toEqual({ a: 2 });
+    });
+
+    it('should return copies, unaffected by later mutation', async () => {
+      const doc = { nested: { n: 1 } };
+      await store().putConversation('c1', doc, 0);
+      doc.nested.n = 99;
+      const read = await store().getConversation('c1');
+      (read?.value as { nested: { n: number } }).nested.n = 42;
+      expect((await store().getConversation('c1'))?.value).toEqual({ nested: { n: 1 } });
+    });
+
+    it('should delete a conversation so it can be created again', async () => {
+      await store().putConversation('c1', { a: 1 }, 0);
+      await store().deleteConversation('c1');
+      await store().deleteConversation('never-existed');
+      expect(await store().getConversation('c1')).toBeUndefined();
+      expect(await store().putConversation('c1', { a: 2 }, 0)).toEqual({
+        status: 'ok',
+        version: 1,
+      });
+    });
+
+    it('should reject a value that is not JSON', async () => {
+      await expect(store().putConversation('c1', undefined, 0)).rejects.toThrow(TypeError);
+      expect(await store().getConversation('c1')).toBeUndefined();
+    });
+
+    it('should fence a write whose lease token is no longer the newest', async () => {
+      const now = clock().now();
+      const first = await store().acquireLease('conv:c1', 'w1', 1000, now);
+      expect(first).toBeDefined();
+      const t1 = first!.token;
+      expect(await store().putConversation('c1', { by: 'w1' }, 0, t1)).toEqual({
+        status: 'ok',
+        version: 1,
+      });
+      const second = await store().acquireLease('conv:c1', 'w2', 1000, now + 1000);
+      expect(second!.token).toBeGreaterThan(t1);
+      expect(await store().putConversation('c1', { by: 'w1' }, 1, t1)).toEqual({
+        status: 'fenced',
+      });
+      expect(await store().putConversation('c1', { by: 'w2' }, 1, second!.token)).toEqual({
+        status: 'ok',
+        version: 2,
+      });
+      // Unfenced writes are only version-checked.
+      expect(await store().putConversation('c1', { by: 'x' }, 2)).toEqual({
+        status: 'ok',
+        version: 3,
+      });
+      expect((await store().getConversation('c1'))?.value).toEqual({ by: 'x' });
+    });
+
+    it('should fence a write when the lease never existed', async () => {
+      expect(await store().putConversation('c9', { a: 1 }, 0, 1)).toEqual({ status: 'fenced' });
+      expect(await store().getConversation('c9')).toBeUndefined();
+    });
+
+    it('should let exactly one of many concurrent CAS writes win', async () => {
+      await store().putConversation('c1', { n: 0 }, 0);
+      const results = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => store().putConversation('c1', { n: i + 1 }, 1)),
+      );
+      const ok = results.filter((r) => r.status === 'ok');
+      expect(ok).toEqual([{ status: 'ok', version: 2 }]);
+      expect(results.filter((r) => r.status === 'conflict')).toHaveLength(24);
+      const winner = results.findIndex((r) => r.status === 'ok');
+      expect(await store().getConversation('c1')).toEqual({ value: { n: winner + 1 }, version: 2 });
+    });
+  });
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { ContractContext } from './store-contract-context.js';
+import type { SendRecord } from '../../src/store/store.js';
+
+const DAY = 86_400_000;
+
+function send(seq: number, extra: Partial<SendRecord> = {}): SendRecord {
+  return {
+    id: `c1:${seq}`,
+    conversationId: 'c1',
+    seq,
+    state: 'pending',
+    startedAt: 1_700_000_000_000,
+    contentType: 'text',
+    fingerprint: `fp${seq}`,
+    ...extra,
+  };
+}
+
+/** Contract of values, send records and leases. */
+export function recordContract(ctx: ContractContext): void {
+  const store = () => ctx.store();
+  const clock = () => ctx.clock();
+  describe('values', () => {
+    it('should store, overwrite and copy JSON values', async () => {
+      expect(await store().getValue('cursor')).toBeUndefined();
+      const value = { after: 'abc', n: [1, 2] };
+      await store().setValue('cursor', value);
+      value.n.push(3);
+      const read = (await store().getValue('cursor')) as { n: number[] };
+      read.n.push(4);
+      expect(await store().getValue('cursor')).toEqual({ after: 'abc', n: [1, 2] });
+      await store().setValue('cursor', 'next');
+      expect(await store().getValue('cursor')).toBe('next');
+      await store().setValue('flag', false);
+      expect(await store().getValue('flag')).toBe(false);
+      await store().setValue('nothing', null);
+      expect(await store().getValue('nothing')).toBeNull();
+    });
+
+    it('should expire a value after its TTL and keep one without a TTL', async () => {
+      await store().setValue('short', 1, 1000);
+      await store().setValue('forever', 2);
+      clock().advance(999);
+      expect(await store().getValue('short')).toBe(1);
+      clock().advance(1);
+      expect(await store().getValue('short')).toBeUndefined();
+      clock().advance(365 * DAY);
+      expect(await store().getValue('forever')).toBe(2);
+    });
+
+    it('should clear a TTL when a value is set again without one', async () => {
+      await store().setValue('k', 1, 1000);
+      await store().setValue('k', 2);
+      clock().advance(2000);
+      expect(await store().getValue('k')).toBe(2);
+    });
+  });
+
+  describe('send records', () => {
+    it('should store, update and find send records by message id', async () => {
+      expect(await store().getSend('c1:1')).toBeUndefined();
+      await store().putSend(send(1));
+      expect(await store().getSend('c1:1')).toEqual(send(1));
+      expect(await store().findSendByMessageId('wamid.1')).toBeUndefined();
+      const accepted = send(1, { state: 'accepted', messageId: 'wamid.1' });
+      await store().putSend(accepted);
+      expect(await store().getSend('c1:1')).toEqual(accepted);
+      expect(await store().findSendByMessageId('wamid.1')).toEqual(accepted);
+      expect(await store().findSendByMessageId('wamid.2')).toBeUndefined();
+    });
+
+    it('should not find a record by a message id it no longer has', async () => {
+      await store().putSend(send(1, { state: 'accepted', messageId: 'old' }));
+      await store().putSend(send(1, { state: 'reconciled', messageId: 'new' }));
+      expect(await store().findSendByMessageId('old')).toBeUndefined();
+      expect((await store().findSendByMessageId('new'))?.state).toBe('reconciled');
+    });
+
+    it('should return copies', async () => {
+      await store().putSend(send(2, { code: 'x' }));
+      const read = (await store().getSend('c1:2')) as { state: string };
+      read.state = 'failed';
+      expect((await store().getSend('c1:2'))?.state).toBe('pending');
+    });
+  });
+
+  describe('leases', () => {
+    it('should take, renew with the same token, and refuse another owner', async () => {
+      const now = clock().now();
+      const lease = await store().acquireLease('sweeper', 'w1', 1000, now);
+      expect(lease).toEqual({
+        name: 'sweeper',
+        owner: 'w1',
+        token: lease!.token,
+        expiresAt: now + 1000,
+      });
+      expect(lease!.token).toBeGreaterThan(0);
+      expect(await store().acquireLease('sweeper', 'w2', 1000, now + 999)).toBeUndefined();
+      const renewed = await store().acquireLease('sweeper', 'w1', 1000, now + 500);
+      expect(renewed).toEqual({ ...lease, expiresAt: now + 1500 });
+      expect(await store().acquireLease('sweeper', 'w2', 1000, now + 1499)).toBeUndefined();
+    });
+
+    it('should let another owner take an expired lease with a larger token', async () => {
+      const now = clock().now();
+      const first = await store().acquireLease('L', 'w1', 1000, now);
+      const second = await store().acquireLease('L', 'w2', 1000, now + 1000);
+      expect(second?.owner).toBe('w2');
+      expect(second!.token).toBeGreaterThan(first!.token);
+      expect(await store().acquireLease('L', 'w1', 1000, now + 1500)).toBeUndefined();
+      const third = await store().acquireLease('L', 'w1', 1000, now + 2000);
+      expect(third!.token).toBeGreaterThan(second!.token);
+    });
+
+    it('should release only for the owner and keep tokens increasing', async () => {
+      const now = clock().now();
+      const first = await store().acquireLease('L', 'w1', 60_000, now);
+      await store().releaseLease('L', 'w2');
+      expect(await store().acquireLease('L', 'w2', 60_000, now)).toBeUndefined();
+      await store().releaseLease('L', 'w1');
+      const second = await store().acquireLease('L', 'w2', 60_000, now);
+      expect(second!.token).toBeGreaterThan(first!.token);
+      await store().releaseLease('never', 'w1');
+    });
+
+    it('should grant a lease to exactly one of many concurrent owners', async () => {
+      const now = clock().now();
+      const leases = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store().acquireLease('L', `w${i}`, 10_000, now)),
+      );
+      expect(leases.filter((l) => l !== undefined)).toHaveLength(1);
+    });
+  });
+}
