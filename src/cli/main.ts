@@ -1,8 +1,13 @@
-import { Command } from 'commander';
+import { buildProgram } from './program.js';
+import { CliError } from './run-command.js';
 
-/** Entry point of the `switchboard` command. Subcommands register themselves here. */
-const program = new Command('switchboard')
-  .description('Build and run conversational bots on the Messaging Developer API')
-  .version('0.1.0');
-
-await program.parseAsync(process.argv);
+/** Entry point of the `switchboard` command: expected failures print one line, no stack trace. */
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CliError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  throw error;
+}

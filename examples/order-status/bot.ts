@@ -1,0 +1,52 @@
+import { defineBot } from '../../src/bot/index.js';
+import type { Handler } from '../../src/engine/types.js';
+
+/** The fake order database of the example. */
+export const orders: Readonly<
+  Record<string, { status: 'ready' | 'shipped' | 'processing'; detail: string }>
+> = {
+  '1234567': { status: 'ready', detail: 'Ready since this morning.' },
+  '2345678': { status: 'shipped', detail: 'It should arrive on Thursday.' },
+  '3456789': { status: 'processing', detail: 'It will ship tomorrow.' },
+};
+
+/** Messages that could not be delivered, as `reportUndeliverable` recorded them. */
+export const undeliverable: { reason: string; code: string; orderNumber: string }[] = [];
+
+/** Looks an order up; the outcome is its status (or `notFound`). */
+const lookupOrder: Handler = ({ input }) => {
+  const order = orders[String(input['orderNumber'])];
+  if (order === undefined) return { outcome: 'notFound' };
+  return { outcome: order.status, vars: { orderStatus: order.detail } };
+};
+
+/**
+ * Records a send that was rejected (opted out) or failed later, for follow-up by e-mail.
+ * Idempotent: when several messages of one reply fail, each failure reaches the flow,
+ * but the order is reported once per reason and code.
+ */
+const reportUndeliverable: Handler = ({ input, logger }) => {
+  const entry = {
+    reason: String(input['reason']),
+    code: String(input['code']),
+    orderNumber: String(input['orderNumber']),
+  };
+  const known = undeliverable.some(
+    (u) =>
+      u.reason === entry.reason && u.code === entry.code && u.orderNumber === entry.orderNumber,
+  );
+  if (known) return { outcome: 'logged' };
+  undeliverable.push(entry);
+  logger.warn('message undeliverable', entry);
+  return { outcome: 'logged' };
+};
+
+/**
+ * Order status: the order number is captured and looked up; a ready order gets its
+ * invoice (document link), the pickup point (location) and the store's contact card.
+ * Rejected sends (opted out) and later failures are reported by a handler.
+ */
+export const bot = defineBot({
+  flows: [new URL('../../flows/order-status.yaml', import.meta.url)],
+  handlers: { lookupOrder, reportUndeliverable },
+});

@@ -1,0 +1,81 @@
+import type { Handler } from '../engine/types.js';
+import type { RunnableFlow } from '../flows/contract.js';
+import type { FlowDefinition } from '../flows/flow-schema.js';
+import type { SandboxConfigInput } from '../sandbox/index.js';
+
+/** A template as the sandbox configuration declares it (name, language, parameter kinds). */
+export type SandboxTemplate = NonNullable<SandboxConfigInput['templates']>[number];
+
+/**
+ * One flow of a bot: a compiled flow (or a hand-written machine following the flow
+ * contract), a flow definition (`defineFlow`), or the path / file URL of a flow file.
+ * Relative paths are resolved against the bot module's directory (`loadBot`) or
+ * `dir` when given.
+ */
+export type BotFlowSource = RunnableFlow | FlowDefinition | string | URL;
+
+/** What {@link defineBot} accepts. */
+export interface BotDefinitionInput {
+  /** The flows; the first is the entry flow unless `entry` names another. */
+  readonly flows: readonly BotFlowSource[];
+  /** Business logic the flows call, by name. */
+  readonly handlers?: Readonly<Record<string, Handler>>;
+  /** Id of the entry flow (default: the first flow). */
+  readonly entry?: string;
+  /**
+   * Approved templates the bot sends, registered in the sandbox of `switchboard dev` and
+   * the test kit (a real account has them approved in its dashboard instead).
+   */
+  readonly templates?: readonly SandboxTemplate[];
+  /** Directory relative flow paths are resolved against (e.g. `import.meta.dirname`). */
+  readonly dir?: string;
+}
+
+/** A bot: flows plus handlers, not yet compiled (see `resolveBot`). */
+export interface BotDefinition {
+  readonly kind: 'switchboard.bot';
+  readonly flows: readonly BotFlowSource[];
+  readonly handlers: Readonly<Record<string, Handler>>;
+  readonly entry: string | undefined;
+  readonly templates: readonly SandboxTemplate[];
+  readonly dir: string | undefined;
+}
+
+/**
+ * Declares a bot module: export it as `bot` so `switchboard dev|run <module>` and the
+ * test kit can load it.
+ * @example
+ * export const bot = defineBot({
+ *   flows: [new URL('../../flows/order-status.yaml', import.meta.url)],
+ *   handlers: { lookupOrder: async ({ input }) => ({ outcome: 'ready' }) },
+ * });
+ */
+export function defineBot(input: BotDefinitionInput): BotDefinition {
+  if (input.flows.length === 0) {
+    throw new TypeError(
+      'defineBot: `flows` must list at least one flow (a file path, a definition or a compiled flow)',
+    );
+  }
+  for (const [name, handler] of Object.entries(input.handlers ?? {})) {
+    if (typeof handler !== 'function')
+      throw new TypeError(`defineBot: handler "${name}" is not a function`);
+  }
+  return Object.freeze({
+    kind: 'switchboard.bot' as const,
+    flows: [...input.flows],
+    handlers: { ...input.handlers },
+    entry: input.entry,
+    templates: [...(input.templates ?? [])],
+    dir: input.dir,
+  });
+}
+
+/** True when `value` was made by {@link defineBot}. */
+export function isBotDefinition(value: unknown): value is BotDefinition {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'kind' in value &&
+    value.kind === 'switchboard.bot'
+  );
+}

@@ -1,0 +1,11 @@
+/** Bot modules: flows plus handlers, loaded by the CLI and the test kit. */
+export { defineBot, isBotDefinition } from './define-bot.js';
+export type {
+  BotDefinition,
+  BotDefinitionInput,
+  BotFlowSource,
+  SandboxTemplate,
+} from './define-bot.js';
+export { resolveBot, compileFlowFile } from './resolve-bot.js';
+export type { ResolvedBot, BotLoadResult } from './resolve-bot.js';
+export { loadBot } from './load-bot.js';

@@ -1,0 +1,103 @@
+/**
+ * switchboard: conversational bots on the Messaging Developer API.
+ *
+ * One curated entry point, grouped by audience. Test helpers live in the
+ * `switchboard/testing` subpath.
+ */
+
+// ── Building bots ───────────────────────────────────────────────────────────
+export { createBot } from './engine/create-bot.js';
+export { BotConfigError } from './engine/types.js';
+export type {
+  Bot,
+  BotOptions,
+  BotEvents,
+  Handler,
+  HandlerContext,
+  HandlerResult,
+  ConversationView,
+  IngestEvent,
+  HandleResult,
+  ReadOnlyApi,
+} from './engine/types.js';
+export { defineBot, loadBot } from './bot/index.js';
+export type { BotDefinition, BotDefinitionInput, BotFlowSource } from './bot/index.js';
+export {
+  defineFlow,
+  compileFlow,
+  loadFlowFile,
+  parseFlowText,
+  lintFlow,
+  formatDiagnostic,
+  flowToMermaid,
+  flowJsonSchema,
+  FlowError,
+  FlowSchema,
+} from './flows/index.js';
+export type {
+  FlowDefinition,
+  FlowDefinitionInput,
+  Diagnostic,
+  RunnableFlow,
+  FlowEvent,
+  Effect,
+  FlowContext,
+  FlowInput,
+  InboundMessage,
+  ContactInfo,
+  Vars,
+  VarValue,
+} from './flows/index.js';
+export {
+  text,
+  template,
+  image,
+  video,
+  audio,
+  document,
+  buttons,
+  list,
+  location,
+  contact,
+  buildSendRequest,
+  validateSendRequest,
+  validateContent,
+  checkMediaLink,
+  MessageValidationError,
+} from './messages/index.js';
+export type { Content, SendRequest, MessageIssue, ValidationResult } from './messages/index.js';
+
+// ── Advanced: the API client, stores, limiters, callbacks, logging ────────────
+export {
+  MessagingClient,
+  PageCursor,
+  ApiError,
+  AuthError,
+  ScopeError,
+  NotFoundError,
+  AdmissionError,
+  ValidationError,
+  RateLimitError,
+  UnavailableError,
+  ServerError,
+  isErrorCode,
+  MemoryLimiter,
+  CallbackEvent,
+  signCallback,
+  verifyCallback,
+  MESSAGING_PRODUCT,
+} from './api/index.js';
+export type { MessagingClientOptions, Page, SendResult, Limiter, BudgetRule } from './api/index.js';
+export { RedisLimiter } from './api/redis-limiter.js';
+export type { Store } from './store/store.js';
+export { MemoryStore } from './store/memory-store.js';
+export { RedisStore } from './store/redis-store.js';
+export { createLogger, silentLogger } from './log/logger.js';
+export type { Logger, LoggerOptions } from './log/logger.js';
+export { ManualClock, systemClock } from './core/clock.js';
+export type { Clock } from './core/clock.js';
+export { LIMITS, BUDGETS } from './core/limits.js';
+
+// ── Local development: the sandbox ──────────────────────────────────────────
+export { createSandbox, defaultSandboxConfig, loadSandboxConfig } from './sandbox/index.js';
+export type { Sandbox, SandboxOptions, SandboxControl } from './sandbox/index.js';

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { defineBot, loadBot, resolveBot } from '../../src/bot/index.js';
+import { defineFlow } from '../../src/flows/index.js';
+
+describe('loadBot', () => {
+  it('should load a flow file as a bot without handlers', async () => {
+    const r = await loadBot('flows/support-desk.yaml');
+    expect(r.status).toBe('ok');
+    if (r.status === 'ok') expect(r.bot.flows.map((f) => f.id)).toEqual(['support-desk']);
+  });
+
+  it('should load a bot directory through its bot.ts, resolving flow URLs', async () => {
+    const r = await loadBot('examples/order-status');
+    expect(r.status).toBe('ok');
+    if (r.status !== 'ok') return;
+    expect(r.bot.flows[0]?.id).toBe('order-status');
+    expect(Object.keys(r.bot.handlers).sort()).toEqual(['lookupOrder', 'reportUndeliverable']);
+  });
+
+  it('should resolve relative flow paths against the module and name missing handlers', async () => {
+    const r = await loadBot('test/fixtures/bots/missing-handler');
+    expect(r).toEqual({
+      status: 'error',
+      message: expect.stringMatching(
+        /missing-handler\/bot\.ts: missing handler "reportUndeliverable" \(flow order-status\)/,
+      ),
+    });
+  });
+
+  it('should say when a module does not export a bot', async () => {
+    const r = await loadBot('test/fixtures/bots/bad-export/bot.ts');
+    expect(r).toEqual({
+      status: 'error',
+      message: expect.stringContaining('the module must export `bot`'),
+    });
+  });
+
+  it('should report flow errors with the file position', async () => {
+    const r = await loadBot('test/fixtures/flows/broken-lint.yaml');
+    expect(r.status).toBe('error');
+    if (r.status === 'error') expect(r.message).toMatch(/broken-lint\.yaml:\d+:\d+ error/);
+  });
+
+  it('should report a path that does not exist', async () => {
+    expect(await loadBot('nope/missing.yaml')).toEqual({
+      status: 'error',
+      message: 'nope/missing.yaml: no such file or directory',
+    });
+  });
+});
+
+describe('resolveBot', () => {
+  it('should compile flow definitions and reject an unknown entry flow', async () => {
+    const flow = defineFlow({
+      id: 'one',
+      version: 1,
+      start: 'a',
+      states: { a: { say: 'A', final: true } },
+    });
+    const ok = await resolveBot(defineBot({ flows: [flow] }));
+    expect(ok.status).toBe('ok');
+    const bad = await resolveBot(defineBot({ flows: [flow], entry: 'two' }));
+    expect(bad).toEqual({
+      status: 'error',
+      message: '(inline bot): entry flow "two" is not among the flows (one)',
+    });
+  });
+
+  it('should refuse a bot without flows', () => {
+    expect(() => defineBot({ flows: [] })).toThrow(/at least one flow/);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './cli-process.js';
+
+describe('switchboard dev (scripted over stdin)', () => {
+  it('should chat with the support desk, take over, release, advance the clock and exit on EOF', async () => {
+    const script = [
+      'hi',
+      '2',
+      '/state',
+      '/takeover',
+      'anyone?',
+      '/release',
+      'menu',
+      '1',
+      '2',
+      '/advance 31m',
+      '/state',
+    ].join('\n');
+    const r = await runCli(['dev'], { stdin: `${script}\n` });
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain('You are Ada Lovelace (+15551230001)');
+    // Text in, rendered buttons out.
+    expect(out).toMatch(
+      /you> hi\nbot> Hi Ada Lovelace! I'm the support desk assistant\.\nbot> How can I help you today\?\n {5}_Type "menu" at any time_\n {7}\[1\] Common questions\n {7}\[2\] Talk to a person\n {7}\[3\] Nothing, thanks\n/,
+    );
+    // A number picks the button.
+    expect(out).toContain(
+      'you> 2\n  (you tapped "Talk to a person")\nbot> OK, I\'m asking a teammate to join.',
+    );
+    expect(out).toMatch(/state handoff/);
+    // While a person owns the chat, the bot stays quiet; on release it resumes.
+    expect(out).toMatch(
+      /you> anyone\?\nyou> \/release\n {2}\(released to the API; the bot resumes\)\nbot> I'm back\. Thanks for your patience!/,
+    );
+    // A list is rendered with numbered rows and descriptions.
+    expect(out).toMatch(
+      /\(list "Questions"\)\n {7}\[1\] Opening hours\n {7}\[2\] Shipping times - How long delivery takes/,
+    );
+    expect(out).toContain('bot> Orders ship within 1 business day');
+    // The clock moves and the state's timer fires.
+    expect(out).toMatch(
+      /\(clock advanced by 31m; now [^)]+\)\n(bot> .*\n)*bot> I'll close this chat for now\./,
+    );
+    expect(out).toMatch(/you> \/state\n {2}flow support-desk@1 {2}state idleGoodbye \(ended\)\n/);
+    expect(out.trimEnd().endsWith('bye')).toBe(true);
+  });
+});

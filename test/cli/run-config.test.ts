@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunConfig } from '../../src/cli/run-config.js';
+
+const env = {
+  MESSAGING_API_BASE_URL: 'https://api.example.com',
+  MESSAGING_API_KEY: 'sk_live_x',
+  CALLBACK_SECRET: 'whsec',
+};
+
+describe('parseRunConfig', () => {
+  it('should accept polling and callbacks with their settings', () => {
+    const r = parseRunConfig(
+      { poll: '2s', port: '8080' },
+      { ...env, REDIS_URL: 'redis://127.0.0.1:6379', LOG_LEVEL: 'debug', LOG_FORMAT: 'json' },
+    );
+    expect(r).toMatchObject({
+      status: 'ok',
+      config: {
+        pollMs: 2000,
+        port: 8080,
+        redisUrl: 'redis://127.0.0.1:6379',
+        logLevel: 'debug',
+        logFormat: 'json',
+        callbackPath: '/callbacks',
+      },
+    });
+  });
+
+  it.each([
+    [{ poll: '2s' }, { MESSAGING_API_KEY: 'k' }, /^MESSAGING_API_BASE_URL is not set/],
+    [{ poll: '2s' }, { MESSAGING_API_BASE_URL: 'ftp://x' }, /is not an http\(s\) URL/],
+    [
+      { poll: '2s' },
+      { MESSAGING_API_BASE_URL: 'https://x.example' },
+      /^MESSAGING_API_KEY is not set/,
+    ],
+    [{}, env, /pass --poll <interval>/],
+    [{ poll: 'soon' }, env, /--poll "soon" must be a duration/],
+    [{ port: '99999' }, env, /--port "99999" must be an integer/],
+    [{ port: '8080' }, { ...env, CALLBACK_SECRET: '' }, /^CALLBACK_SECRET is not set/],
+    [{ poll: '2s' }, { ...env, LOG_LEVEL: 'loud' }, /LOG_LEVEL "loud"/],
+    [{ poll: '2s' }, { ...env, LOG_FORMAT: 'xml' }, /LOG_FORMAT "xml"/],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'localhost:6379' },
+      /REDIS_URL must start with redis:\/\//,
+    ],
+  ])('should reject %j with %j in one line', (flags, environment, message) => {
+    const r = parseRunConfig(flags, environment);
+    expect(r.status).toBe('invalid');
+    if (r.status === 'invalid') {
+      expect(r.message).toMatch(message);
+      expect(r.message).not.toContain('\n');
+    }
+  });
+});

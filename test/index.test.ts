@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import * as switchboard from 'switchboard';
+import * as testing from 'switchboard/testing';
+
+describe('package entry points', () => {
+  it('should expose the bot-building API from "switchboard"', () => {
+    for (const name of [
+      'createBot',
+      'defineBot',
+      'defineFlow',
+      'compileFlow',
+      'text',
+      'buttons',
+      'MessagingClient',
+      'MemoryStore',
+      'RedisStore',
+      'createSandbox',
+      'createLogger',
+    ] as const) {
+      expect(typeof switchboard[name], name).toBe('function');
+    }
+    expect(switchboard.LIMITS.buttonTitle).toBe(20);
+  });
+
+  it('should expose the test kit from "switchboard/testing"', () => {
+    expect(Object.keys(testing).length).toBeGreaterThan(0);
+  });
+});
