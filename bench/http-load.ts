@@ -1,0 +1,57 @@
+import autocannon from 'autocannon';
+
+/** What one load run measured. */
+export interface LoadFigures {
+  readonly requests: number;
+  readonly requestsPerSec: number;
+  /** Latency percentiles in ms. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly ok2xx: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly durationSec: number;
+}
+
+/** Options of {@link runLoad}: identical settings are used for every target. */
+export interface LoadOptions {
+  readonly url: string;
+  readonly path: string;
+  readonly connections: number;
+  readonly durationSec: number;
+  /** Fixed overall request rate (req/s); default: as fast as possible. */
+  readonly overallRate?: number;
+  /** Builds request `n` (body + headers); every request is distinct. */
+  readonly makeRequest: (n: number) => { body: string; headers: Record<string, string> };
+}
+
+/** Runs autocannon against one target and returns its figures. */
+export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
+  let n = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSec,
+    ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
+    requests: [
+      {
+        method: 'POST',
+        path: options.path,
+        setupRequest: (req) => {
+          const { body, headers } = options.makeRequest(n++);
+          return { ...req, method: 'POST', path: options.path, body, headers };
+        },
+      },
+    ],
+  });
+  return {
+    requests: result.requests.total,
+    requestsPerSec: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    durationSec: result.duration,
+  };
+}

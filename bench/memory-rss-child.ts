@@ -1,0 +1,83 @@
+/**
+ * Child process of the memory benchmark (run with --expose-gc): fills a MemoryStore with
+ * N idle conversations through the real engine path (one inbound message each: dedup
+ * key, conversation document, send record) and prints RSS/heap deltas and document sizes.
+ */
+import type { SendResult } from '../src/api/send-result.js';
+import { createBot } from '../src/engine/create-bot.js';
+import type { EngineClient } from '../src/engine/types.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import { benchFlow } from './bench-flow.js';
+
+const total = Number(process.argv[2] ?? 100_000);
+const gc = (globalThis as { gc?: () => void }).gc;
+const settle = (): NodeJS.MemoryUsage => {
+  for (let i = 0; i < 3; i++) gc?.();
+  return process.memoryUsage();
+};
+
+let id = 0;
+const client: EngineClient = {
+  send: (): Promise<SendResult> =>
+    Promise.resolve({ status: 'accepted', messageId: `wamid_${++id}` }),
+  listConversations: () => Promise.resolve({ items: [], nextCursor: null }),
+  listMessages: () => Promise.resolve({ items: [], nextCursor: null }),
+  getMessage: () => Promise.reject(new Error('not used')),
+};
+const store = new MemoryStore();
+const bot = createBot({ flows: [benchFlow()], api: { client }, store, tickMs: 0, concurrency: 64 });
+await bot.start();
+const before = settle();
+const at = Date.now();
+const started = Date.now();
+for (let i = 0; i < total; i += 1000) {
+  const batch: Promise<unknown>[] = [];
+  for (let c = i; c < Math.min(total, i + 1000); c++) {
+    batch.push(
+      bot.handle({
+        kind: 'inbound',
+        contact: { phone: `+1555${String(3_000_000 + c)}`, id: `ct_${c}`, name: `Contact ${c}` },
+        message: {
+          id: `m_${c}`,
+          conversationId: `conv_${c}`,
+          type: 'text',
+          text: 'hi',
+          occurredAt: new Date(at).toISOString(),
+        },
+      }),
+    );
+  }
+  await Promise.all(batch);
+  await bot.idle();
+}
+const fillSeconds = (Date.now() - started) / 1000;
+const after = settle();
+let docBytes = 0;
+let snapshotBytes = 0;
+let maxDocBytes = 0;
+const sample = 1000;
+for (let c = 0; c < total; c += Math.max(1, Math.floor(total / sample))) {
+  const stored = await store.getConversation(`conv_${c}`);
+  const value = stored?.value as { snapshot?: unknown } | undefined;
+  const doc = Buffer.byteLength(JSON.stringify(value ?? null));
+  docBytes += doc;
+  maxDocBytes = Math.max(maxDocBytes, doc);
+  snapshotBytes += Buffer.byteLength(JSON.stringify(value?.snapshot ?? null));
+}
+const n = Math.min(sample, total);
+const fed = await store.getConversation(`conv_${total - 1}`);
+process.stdout.write(
+  `${JSON.stringify({
+    conversations: total,
+    stored: fed === undefined ? 0 : total,
+    fillSeconds,
+    rssBeforeMb: before.rss / 2 ** 20,
+    rssAfterMb: after.rss / 2 ** 20,
+    rssDeltaMb: (after.rss - before.rss) / 2 ** 20,
+    heapDeltaMb: (after.heapUsed - before.heapUsed) / 2 ** 20,
+    avgDocBytes: docBytes / n,
+    maxDocBytes,
+    avgSnapshotBytes: snapshotBytes / n,
+  })}\n`,
+);
+await bot.stop();

@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { z } from 'zod';
+
+const Figures = z.object({
+  conversations: z.number(),
+  stored: z.number(),
+  fillSeconds: z.number(),
+  rssBeforeMb: z.number(),
+  rssAfterMb: z.number(),
+  rssDeltaMb: z.number(),
+  heapDeltaMb: z.number(),
+  avgDocBytes: z.number(),
+  maxDocBytes: z.number(),
+  avgSnapshotBytes: z.number(),
+});
+export type MemoryFigures = z.infer<typeof Figures>;
+
+/** Runs bench/memory-rss-child.ts in a fresh process (with --expose-gc) and returns its figures. */
+export function memoryRss(conversations = 100_000): Promise<MemoryFigures> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', 'bench/memory-rss-child.ts', String(conversations)],
+      { maxBuffer: 1 << 20 },
+      (error, stdout) => {
+        if (error !== null)
+          return reject(new Error(`memory child failed: ${error.message}`, { cause: error }));
+        const parsed = Figures.safeParse(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}'));
+        if (parsed.success) resolve(parsed.data);
+        else reject(new Error(`memory child printed ${stdout}`));
+      },
+    );
+  });
+}

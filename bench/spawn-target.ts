@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+
+const Ready = z.object({ url: z.string() });
+const Stats = z.object({ events: z.number(), sends: z.number(), rss: z.number() });
+export type TargetStats = z.infer<typeof Stats>;
+
+/** A benchmark target running in its own process. */
+export interface Target {
+  readonly url: string;
+  stats(): Promise<TargetStats>;
+  /** Waits until `events` inbound messages were fed to machines, or the deadline. */
+  waitForEvents(events: number, deadlineMs: number): Promise<TargetStats>;
+  stop(): Promise<void>;
+}
+
+/** Starts `bench/target-server.ts <mode> [prefix]` and waits for its address. */
+export async function spawnTarget(
+  mode: 'echo' | 'bot-memory' | 'bot-redis',
+  prefix?: string,
+): Promise<Target> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/target-server.ts', mode, ...(prefix === undefined ? [] : [prefix])],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`target ${mode} exited with ${String(code)}`)));
+    lines.once('line', (line) => {
+      const ready = Ready.safeParse(JSON.parse(line));
+      if (ready.success) resolve(ready.data.url);
+      else reject(new Error(`target ${mode} printed ${line}`));
+    });
+  });
+  const stats = async (): Promise<TargetStats> => {
+    const res = await fetch(`${url}/__stats`);
+    return Stats.parse(await res.json());
+  };
+  return {
+    url,
+    stats,
+    async waitForEvents(events, deadlineMs) {
+      const until = Date.now() + deadlineMs;
+      for (;;) {
+        const s = await stats();
+        if (s.events >= events || Date.now() > until) return s;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Webhook → engine → send adapter throughput against a bare express JSON echo route,
+ * with the same autocannon settings in the same run; ack latency at a fixed 1,000 req/s;
+ * and 2 workers vs 1 on Redis. Every target runs in its own process.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { signedInboundCallback } from './callback-body.js';
+import { runLoad, type LoadFigures } from './http-load.js';
+import { spawnTarget, type Target } from './spawn-target.js';
+
+const CONNECTIONS = 32;
+const DURATION_SEC = 4;
+const CONVERSATIONS = 2_000;
+
+/** Figures of one webhook target. */
+export interface PipelineFigures {
+  readonly load: LoadFigures;
+  /** Inbound messages fully processed (machine fed, sends done) per second, load + drain. */
+  readonly endToEndPerSec: number;
+  readonly drainSec: number;
+}
+
+async function pipeline(
+  targets: Target[],
+  prefix: string,
+  connections = CONNECTIONS,
+): Promise<PipelineFigures> {
+  const started = Date.now();
+  const loads = await Promise.all(
+    targets.map((t, i) =>
+      runLoad({
+        url: t.url,
+        path: '/callbacks',
+        connections: Math.max(1, Math.floor(connections / targets.length)),
+        durationSec: DURATION_SEC,
+        makeRequest: (n) =>
+          signedInboundCallback(n * targets.length + i, CONVERSATIONS, Date.now(), prefix),
+      }),
+    ),
+  );
+  const acked = loads.reduce((s, l) => s + l.ok2xx, 0);
+  const loadEnd = Date.now();
+  const done = async (): Promise<number> =>
+    (await Promise.all(targets.map((t) => t.stats()))).reduce((s, x) => s + x.events, 0);
+  const until = Date.now() + 60_000;
+  while ((await done()) < acked && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  const processed = Math.min(acked, await done());
+  const total = (Date.now() - started) / 1000;
+  const merged: LoadFigures = {
+    requests: loads.reduce((s, l) => s + l.requests, 0),
+    requestsPerSec: loads.reduce((s, l) => s + l.requestsPerSec, 0),
+    p50: Math.max(...loads.map((l) => l.p50)),
+    p99: Math.max(...loads.map((l) => l.p99)),
+    ok2xx: acked,
+    non2xx: loads.reduce((s, l) => s + l.non2xx, 0),
+    errors: loads.reduce((s, l) => s + l.errors, 0),
+    durationSec: Math.max(...loads.map((l) => l.durationSec)),
+  };
+  return {
+    load: merged,
+    endToEndPerSec: processed / total,
+    drainSec: (Date.now() - loadEnd) / 1000,
+  };
+}
+
+/** Everything this benchmark measured. */
+export interface WebhookFigures {
+  readonly echo: LoadFigures;
+  readonly memory: PipelineFigures;
+  readonly redis: PipelineFigures | undefined;
+  readonly redisTwoWorkers: PipelineFigures | undefined;
+  readonly fixedRate: {
+    readonly echo: LoadFigures;
+    readonly memory: LoadFigures;
+    readonly redis: LoadFigures | undefined;
+  };
+}
+
+async function cleanup(prefix: string): Promise<void> {
+  const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379');
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+async function fixedRate(target: Target, path: string, prefix: string): Promise<LoadFigures> {
+  return runLoad({
+    url: target.url,
+    path,
+    connections: 16,
+    durationSec: 4,
+    overallRate: 1_000,
+    makeRequest: (n) => signedInboundCallback(n, CONVERSATIONS, Date.now(), prefix),
+  });
+}
+
+/** Runs the HTTP benchmarks; Redis ones are skipped (undefined) when Redis is unreachable. */
+export async function webhookThroughput(): Promise<WebhookFigures> {
+  const echoTarget = await spawnTarget('echo');
+  const echo = await runLoad({
+    url: echoTarget.url,
+    path: '/echo',
+    connections: CONNECTIONS,
+    durationSec: DURATION_SEC,
+    makeRequest: (n) => signedInboundCallback(n, CONVERSATIONS, Date.now(), 'echo'),
+  });
+  const echoFixed = await fixedRate(echoTarget, '/echo', 'echofixed');
+  await echoTarget.stop();
+
+  const memTarget = await spawnTarget('bot-memory');
+  const memory = await pipeline([memTarget], 'mem');
+  const memFixed = await fixedRate(memTarget, '/callbacks', 'memfixed');
+  await memTarget.stop();
+
+  let redis: PipelineFigures | undefined;
+  let redisTwoWorkers: PipelineFigures | undefined;
+  let redisFixed: LoadFigures | undefined;
+  const run = `sb:bench:${randomUUID()}:`;
+  try {
+    const one = await spawnTarget('bot-redis', `${run}one:`);
+    redis = await pipeline([one], 'r1');
+    redisFixed = await fixedRate(one, '/callbacks', 'r1fixed');
+    await one.stop();
+    const a = await spawnTarget('bot-redis', `${run}two:`);
+    const b = await spawnTarget('bot-redis', `${run}two:`);
+    redisTwoWorkers = await pipeline([a, b], 'r2');
+    await Promise.all([a.stop(), b.stop()]);
+  } catch (error) {
+    process.stderr.write(`Redis benchmarks skipped: ${String(error)}\n`);
+  } finally {
+    await cleanup(run).catch(() => undefined);
+  }
+  return {
+    echo,
+    memory,
+    redis,
+    redisTwoWorkers,
+    fixedRate: { echo: echoFixed, memory: memFixed, redis: redisFixed },
+  };
+}

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+
+const Ready = z.object({ url: z.string(), worker: z.string() });
+
+/** A worker child process. */
+export interface WorkerProcess {
+  readonly url: string;
+  readonly worker: string;
+  readonly child: ChildProcess;
+  /** kill -9. */
+  kill9(): Promise<void>;
+}
+
+/** Spawns `test/scale/worker.ts` with `env` and waits for its address. */
+export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/scale/worker.ts'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise<z.infer<typeof Ready>>((resolve, reject) => {
+    child.once('exit', (code) =>
+      reject(new Error(`worker exited with ${String(code)}: ${stderr}`)),
+    );
+    lines.once('line', (line) => {
+      const parsed = Ready.safeParse(JSON.parse(line));
+      if (parsed.success) resolve(parsed.data);
+      else reject(new Error(`worker printed ${line}`));
+    });
+  });
+  return {
+    ...ready,
+    child,
+    kill9: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+/** A tiny HTTP proxy spreading requests round-robin over targets (502 when one is down). */
+export interface RoundRobinProxy {
+  readonly url: string;
+  /** Requests forwarded per target URL. */
+  readonly forwarded: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Starts the proxy on 127.0.0.1; `targets()` is read on every request (targets may die). */
+export async function roundRobinProxy(targets: () => readonly string[]): Promise<RoundRobinProxy> {
+  let next = 0;
+  const forwarded = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const list = targets();
+      const target = list[next++ % list.length];
+      if (target === undefined) {
+        res.writeHead(502).end();
+        return;
+      }
+      forwarded.set(target, (forwarded.get(target) ?? 0) + 1);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k))
+          headers[k] = v;
+      }
+      fetch(`${target}${req.url ?? '/'}`, {
+        method: req.method ?? 'POST',
+        headers,
+        body: Buffer.concat(chunks),
+      })
+        .then(async (upstream) => {
+          const body = Buffer.from(await upstream.arrayBuffer());
+          res.writeHead(upstream.status, {
+            'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          });
+          res.end(body);
+        })
+        .catch(() => {
+          // The worker is down: the sender (the sandbox) retries, and the next try goes elsewhere.
+          res.writeHead(502).end();
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    forwarded,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Polls `check` until it returns true or the deadline passes; returns the last answer. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  deadlineMs: number,
+  everyMs = 100,
+): Promise<boolean> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

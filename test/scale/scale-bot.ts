@@ -1,0 +1,32 @@
+import { compileFlow, defineFlow, type RunnableFlow } from '../../src/flows/index.js';
+
+/**
+ * The flow of the multi-process tests: every text is recorded by the `record` handler
+ * and answered "got <text>"; "remind me" sets a 2 s durable timer that says
+ * "reminder fired".
+ */
+export function scaleFlow(): RunnableFlow {
+  return compileFlow(
+    defineFlow({
+      id: 'scale-test',
+      version: 1,
+      start: 'listen',
+      triggers: [{ keywords: ['remind me'], goto: 'remindCall' }],
+      states: {
+        listen: { ask: { prompt: 'Say something.', var: 'text', goto: 'record' } },
+        record: {
+          call: { handler: 'record', input: { text: '{{text}}' }, outcomes: { ok: 'reply' } },
+        },
+        reply: { say: 'got {{text}}', goto: 'listen' },
+        remindCall: {
+          call: { handler: 'record', input: { text: 'remind me' }, outcomes: { ok: 'remind' } },
+        },
+        remind: {
+          ask: { prompt: 'reminder set', var: 'text', goto: 'record' },
+          timeout: { after: '2s', goto: 'reminded' },
+        },
+        reminded: { say: 'reminder fired', goto: 'listen' },
+      },
+    }),
+  );
+}
