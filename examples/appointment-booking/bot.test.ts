@@ -1,9 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createTestConversation,
-  expectSent,
-  type TestConversation,
-} from '../../src/testing/index.js';
+import { createTestConversation, expectSent, type TestConversation } from 'switchboard/testing';
 import { bookings, bot } from './bot.js';
 
 describe('appointment-booking', () => {

@@ -1,5 +1,5 @@
-import { defineBot } from '../../src/bot/index.js';
-import type { Handler } from '../../src/engine/types.js';
+import { defineBot } from 'switchboard';
+import type { Handler } from 'switchboard';
 
 /** Free times of the fake calendar, and days that are fully booked. */
 const TIMES = ['09:00', '10:30', '14:00', '16:30'];

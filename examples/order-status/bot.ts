@@ -1,5 +1,5 @@
-import { defineBot } from '../../src/bot/index.js';
-import type { Handler } from '../../src/engine/types.js';
+import { defineBot } from 'switchboard';
+import type { Handler } from 'switchboard';
 
 /** The fake order database of the example. */
 export const orders: Readonly<

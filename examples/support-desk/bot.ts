@@ -1,5 +1,5 @@
-import { defineBot } from '../../src/bot/index.js';
-import type { Handler } from '../../src/engine/types.js';
+import { defineBot } from 'switchboard';
+import type { Handler } from 'switchboard';
 
 /** Handoff requests noted by `notifyAgents` (an in-memory stand-in for a ticket system). */
 export const handoffRequests: { contact: string; phone: string }[] = [];

@@ -38,29 +38,43 @@ export function resolveIdentity(
   };
 }
 
-function rule(key: string, budget: { limit: number; windowMs: number }): BudgetRule {
-  return { key, limit: budget.limit, windowMs: budget.windowMs };
+function rule(
+  key: string,
+  budget: { limit: number; windowMs: number },
+  marginMs: number,
+): BudgetRule {
+  return { key, limit: budget.limit, windowMs: budget.windowMs + marginMs };
 }
 
 /**
- * Rules one send takes, atomically: 20/s and 600/min per key and per number, 1,200/min
- * per workspace.
+ * Default safety margin a client adds to every window. The client counts a request when
+ * it takes the budget; the server counts it when the request arrives. Latency varies, so
+ * two requests taken exactly one window apart can arrive less than a window apart. The
+ * margin absorbs that jitter, including event-loop pauses of busy workers (cost: 0.8% of a 60 s budget; the 1 s burst rules never
+ * govern sustained throughput because 600/min is below 20/s).
  */
-export function sendBudgetRules(id: BudgetIdentity): BudgetRule[] {
+export const DEFAULT_BUDGET_MARGIN_MS = 500;
+
+/**
+ * Rules one send takes, atomically: 20/s and 600/min per key and per number, 1,200/min
+ * per workspace. Clients pass a `marginMs` (see {@link DEFAULT_BUDGET_MARGIN_MS}); the
+ * server side (sandbox) counts exact windows.
+ */
+export function sendBudgetRules(id: BudgetIdentity, marginMs = 0): BudgetRule[] {
   return [
-    rule(`send:key:${id.keyId}:1s`, BUDGETS.sendBurst),
-    rule(`send:key:${id.keyId}:60s`, BUDGETS.sendSustained),
-    rule(`send:number:${id.numberId}:1s`, BUDGETS.sendBurst),
-    rule(`send:number:${id.numberId}:60s`, BUDGETS.sendSustained),
-    rule(`send:workspace:${id.workspaceId}:60s`, BUDGETS.workspaceSend),
+    rule(`send:key:${id.keyId}:1s`, BUDGETS.sendBurst, marginMs),
+    rule(`send:key:${id.keyId}:60s`, BUDGETS.sendSustained, marginMs),
+    rule(`send:number:${id.numberId}:1s`, BUDGETS.sendBurst, marginMs),
+    rule(`send:number:${id.numberId}:60s`, BUDGETS.sendSustained, marginMs),
+    rule(`send:workspace:${id.workspaceId}:60s`, BUDGETS.workspaceSend, marginMs),
   ];
 }
 
 /** Rules one read (any GET, media included) takes: 60/s and 3,000/min per key. */
-export function readBudgetRules(id: BudgetIdentity): BudgetRule[] {
+export function readBudgetRules(id: BudgetIdentity, marginMs = 0): BudgetRule[] {
   return [
-    rule(`read:key:${id.keyId}:1s`, BUDGETS.readBurst),
-    rule(`read:key:${id.keyId}:60s`, BUDGETS.readSustained),
+    rule(`read:key:${id.keyId}:1s`, BUDGETS.readBurst, marginMs),
+    rule(`read:key:${id.keyId}:60s`, BUDGETS.readSustained, marginMs),
   ];
 }
 

@@ -6,6 +6,7 @@ import {
   type SendRequest,
 } from '../messages/index.js';
 import {
+  DEFAULT_BUDGET_MARGIN_MS,
   readBudgetRules,
   resolveIdentity,
   sendBudgetRules,
@@ -13,7 +14,7 @@ import {
 } from './budgets.js';
 import { MediaNotReadyError } from './client-errors.js';
 import { fingerprintContent } from './fingerprint.js';
-import type { Limiter } from './limiter.js';
+import type { BudgetRule, Limiter } from './limiter.js';
 import type { MediaDownload } from './media-download.js';
 import { readMedia } from './media-reader.js';
 import { MemoryLimiter } from './memory-limiter.js';
@@ -63,6 +64,11 @@ export interface MessagingClientOptions {
   readonly random?: () => number;
   /** Lifetime of a media slot whose holder died without releasing it. Default 15 min. */
   readonly mediaSlotTtlMs?: number;
+  /**
+   * Added to every budget window so latency jitter never makes the server see more than
+   * its budget (default {@link DEFAULT_BUDGET_MARGIN_MS}).
+   */
+  readonly budgetMarginMs?: number;
 }
 
 /** A page of a list endpoint; `nextCursor` is bound to the list it came from. */
@@ -88,12 +94,17 @@ export class MessagingClient {
   readonly #limiter: Limiter;
   readonly #clock: Clock;
   readonly #mediaSlotTtlMs: number;
+  readonly #sendRules: readonly BudgetRule[];
+  readonly #readRules: readonly BudgetRule[];
 
   constructor(options: MessagingClientOptions) {
     this.identity = resolveIdentity(options.apiKey, options.identity);
     this.#clock = options.clock ?? systemClock;
     this.#limiter = options.limiter ?? new MemoryLimiter({ clock: this.#clock });
     this.#mediaSlotTtlMs = options.mediaSlotTtlMs ?? 15 * 60_000;
+    const margin = options.budgetMarginMs ?? DEFAULT_BUDGET_MARGIN_MS;
+    this.#sendRules = sendBudgetRules(this.identity, margin);
+    this.#readRules = readBudgetRules(this.identity, margin);
     this.#transport = new Transport({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -206,7 +217,7 @@ export class MessagingClient {
     const checked = validateSendRequest(request);
     if (checked.status === 'invalid') throw new MessageValidationError(checked.issues);
     const body = JSON.stringify(checked.value);
-    const rules = sendBudgetRules(this.identity);
+    const rules = this.#sendRules;
     await this.#transport.takeBudget(rules);
     const startedAt = this.#clock.now();
     const requestTime = new Date(startedAt).toISOString();
@@ -247,7 +258,7 @@ export class MessagingClient {
     path: string,
     schema: S,
   ): Promise<z.infer<S>> {
-    const outcome = await this.#transport.read(route, path, readBudgetRules(this.identity));
+    const outcome = await this.#transport.read(route, path, this.#readRules);
     return parseReadBody(outcome, schema, route);
   }
 
@@ -260,6 +271,7 @@ export class MessagingClient {
       transport: this.#transport,
       limiter: this.#limiter,
       identity: this.identity,
+      readRules: this.#readRules,
       path,
       slotTtlMs: this.#mediaSlotTtlMs,
     });

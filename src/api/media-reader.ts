@@ -1,5 +1,6 @@
 import { BUDGETS } from '../core/limits.js';
-import { mediaSlotKeys, readBudgetRules, type BudgetIdentity } from './budgets.js';
+import { mediaSlotKeys, type BudgetIdentity } from './budgets.js';
+import type { BudgetRule } from './limiter.js';
 import { MediaSlotError } from './client-errors.js';
 import { ApiResponseError } from './errors.js';
 import type { Limiter, Slot } from './limiter.js';
@@ -13,6 +14,8 @@ export interface ReadMediaInput {
   readonly transport: Transport;
   readonly limiter: Limiter;
   readonly identity: BudgetIdentity;
+  /** The read budget rules of the client (with its margin). */
+  readonly readRules: readonly BudgetRule[];
   /** `/v1/media/<id>`, already encoded. */
   readonly path: string;
   readonly slotTtlMs: number;
@@ -26,12 +29,7 @@ export interface ReadMediaInput {
 export async function readMedia(input: ReadMediaInput): Promise<MediaDownload> {
   const slots = await acquireMediaSlots(input);
   try {
-    const outcome = await input.transport.read(
-      MEDIA_ROUTE,
-      input.path,
-      readBudgetRules(input.identity),
-      'stream',
-    );
+    const outcome = await input.transport.read(MEDIA_ROUTE, input.path, input.readRules, 'stream');
     if (outcome.stream === undefined) {
       throw new ApiResponseError({
         status: outcome.httpStatus,

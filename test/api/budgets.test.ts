@@ -44,4 +44,12 @@ describe('budgets', () => {
     expect(mediaSlotKeys(id)).toEqual([`media:key:${id.keyId}`, `media:number:${id.numberId}`]);
     expect(JSON.stringify(id)).not.toContain(KEY);
   });
+
+  it('should widen every window by the client margin, never the limits', () => {
+    const id = resolveIdentity(KEY);
+    const exact = [...sendBudgetRules(id), ...readBudgetRules(id)];
+    const widened = [...sendBudgetRules(id, 250), ...readBudgetRules(id, 250)];
+    expect(widened.map((r) => r.windowMs)).toEqual(exact.map((r) => r.windowMs + 250));
+    expect(widened.map((r) => r.limit)).toEqual(exact.map((r) => r.limit));
+  });
 });
