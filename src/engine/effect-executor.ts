@@ -6,6 +6,14 @@ import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
 import type { z } from 'zod';
 import type { EffectSchema, SendEffectSchema } from './schemas.js';
 
+/**
+ * Inbox sort key of continuations: a handler's result, a send's rejection, a first
+ * reconciliation. They finish the event being processed, so they go before any inbound
+ * message that arrived meanwhile (which would otherwise meet a flow still waiting on
+ * its call, and be ignored).
+ */
+const CONTINUATION_SORT_KEY = 0;
+
 type AnyEffect = z.infer<typeof EffectSchema>;
 type SendEffect = z.infer<typeof SendEffectSchema>;
 
@@ -163,7 +171,7 @@ export class EffectExecutor {
       case 'unknown':
         await this.#deps.enqueue(this.#conversationId, {
           id: `reconcile:${outcome.record.id}:0`,
-          sortKey: this.#deps.clock.now(),
+          sortKey: CONTINUATION_SORT_KEY,
           payload: { kind: 'reconcile', sendId: outcome.record.id, attempt: 0 },
         });
         return 'unknown';
@@ -177,7 +185,7 @@ export class EffectExecutor {
   async #feedLater(id: string, event: FlowEvent): Promise<void> {
     await this.#deps.enqueue(this.#conversationId, {
       id,
-      sortKey: this.#deps.clock.now(),
+      sortKey: CONTINUATION_SORT_KEY,
       payload: { kind: 'flow', event },
     });
   }

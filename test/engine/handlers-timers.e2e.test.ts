@@ -60,6 +60,34 @@ describe('engine: handlers and durable timers against the sandbox', () => {
     expect(h.sentTo(ADA).at(-1)).toBe('text:Your order is on its way.');
   });
 
+  it('should feed a handler result before a message that arrived while the handler ran', async () => {
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    h = await startHarness({
+      handlers: {
+        lookup: async () => {
+          entered();
+          await gate;
+          return { outcome: 'found', vars: { status: 'shipped' } };
+        },
+      },
+    });
+    await h.say(ADA, 'hello');
+    await h.bot.idle();
+    await h.say(ADA, 'order');
+    await inHandler;
+    await h.say(ADA, 'hello again'); // queued while the call is pending
+    release();
+    await h.bot.idle();
+    const sent = h.sentTo(ADA);
+    // The call's outcome ends the flow; the queued message then starts a new conversation.
+    expect(sent.indexOf('text:Your order is shipped.')).toBeGreaterThan(0);
+    expect(sent.at(-1)).toBe('button:Pick one');
+    expect(sent.filter((t) => t === 'text:Hi Ada Lovelace!')).toHaveLength(2);
+  });
+
   it('should fire a timer after the engine is stopped and started again', async () => {
     h = await startHarness();
     await h.say(ADA, 'hello');

@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { PollLeader } from '../../src/ingest/poll-leader.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { RedisStore } from '../../src/store/redis-store.js';
+import { REDIS_URL } from '../store/redis-test-helpers.js';
 import type { Store } from '../../src/store/store.js';
 
 /** A bot stand-in that records whether it polls. */
@@ -36,19 +37,18 @@ function workers(store: Store, clock: ManualClock, n: number, name: string) {
   });
 }
 
-const redisUrl = process.env['REDIS_URL'];
-const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { lazyConnect: true });
+// Redis is required (CI makes sure it answers); REDIS_URL selects it.
+const redis = new Redis(REDIS_URL, { lazyConnect: true });
 const prefix = `sb:test:pollleader:${randomUUID()}:`;
 
 afterAll(async () => {
-  if (redis === undefined) return;
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
 });
 
 const stores: Array<[string, () => Store]> = [['MemoryStore', () => new MemoryStore()]];
-if (redis !== undefined) stores.push(['RedisStore', () => new RedisStore({ redis, prefix })]);
+stores.push(['RedisStore', () => new RedisStore({ redis, prefix })]);
 
 describe.each(stores)('PollLeader (%s)', (_label, makeStore) => {
   it('should let exactly one of three workers poll', async () => {
