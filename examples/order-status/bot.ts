@@ -22,8 +22,8 @@ const lookupOrder: Handler = ({ input }) => {
 
 /**
  * Records a send that was rejected (opted out) or failed later, for follow-up by e-mail.
- * Idempotent: when several messages of one reply fail, each failure reaches the flow,
- * but the order is reported once per reason and code.
+ * The flow routes once per failed reply: when every message of one reply fails (an
+ * opted-out contact), the later failures of that batch are ignored by the flow.
  */
 const reportUndeliverable: Handler = ({ input, logger }) => {
   const entry = {
@@ -31,11 +31,6 @@ const reportUndeliverable: Handler = ({ input, logger }) => {
     code: String(input['code']),
     orderNumber: String(input['orderNumber']),
   };
-  const known = undeliverable.some(
-    (u) =>
-      u.reason === entry.reason && u.code === entry.code && u.orderNumber === entry.orderNumber,
-  );
-  if (known) return { outcome: 'logged' };
   undeliverable.push(entry);
   logger.warn('message undeliverable', entry);
   return { outcome: 'logged' };

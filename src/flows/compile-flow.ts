@@ -109,6 +109,7 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
           if (params.from !== null) leaveState(w);
           if (d.vars !== undefined) Object.assign(w.vars, d.vars);
           if (d.error !== undefined) w.lastError = d.error;
+          if (d.sendFailure === true) w.sendFailureSeq = w.seq;
         } else if (d.kind === 'stay') {
           d.apply(w);
         }

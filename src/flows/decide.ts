@@ -18,6 +18,8 @@ export type Decision =
       readonly target: string;
       readonly vars?: Vars;
       readonly error?: RecordedError;
+      /** Routing on a send failure: later failures of earlier sends are ignored. */
+      readonly sendFailure?: true;
     }
   | { readonly kind: 'stay'; readonly apply: (w: Work) => void }
   | { readonly kind: 'ignore' };
@@ -59,12 +61,14 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
         : IGNORE;
     case 'send.failed':
     case 'send.unknown': {
+      if (event.seq <= (w.sendFailureSeq ?? 0)) return IGNORE;
       const code = event.type === 'send.failed' ? event.code : 'unknown';
       const error = {
         code,
         message: `send #${event.seq} ${event.type === 'send.failed' ? 'failed' : 'has an unknown outcome'}`,
       };
-      return toError(sendFailedTarget(rt, state, code), error);
+      const routed = toError(sendFailedTarget(rt, state, code), error);
+      return routed.kind === 'goto' ? { ...routed, sendFailure: true } : routed;
     }
     case 'window.closed': {
       const hit = w.windows.find(([seq]) => seq === event.seq);

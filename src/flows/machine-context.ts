@@ -33,6 +33,12 @@ export interface CompiledContext extends FlowContext {
   readonly failed: string | null;
   /** True between handoff.started and handoff.released. */
   readonly humanOwned: boolean;
+  /**
+   * Highest effect seq when the flow last routed on a send failure: failures of sends up
+   * to it belong to a batch already handled (one opted-out contact fails every message of
+   * a reply) and are ignored. Missing in snapshots older than this field: read as 0.
+   */
+  readonly sendFailureSeq?: number;
 }
 
 /** A mutable working copy of the context inside one action. */
@@ -49,6 +55,7 @@ export interface Work {
   lastError: RecordedError | null;
   failed: string | null;
   humanOwned: boolean;
+  sendFailureSeq?: number;
 }
 
 /** How many window routes are remembered. */
