@@ -20,8 +20,14 @@ export type {
   HandleResult,
   ReadOnlyApi,
 } from './engine/types.js';
-export { defineBot, loadBot } from './bot/index.js';
-export type { BotDefinition, BotDefinitionInput, BotFlowSource } from './bot/index.js';
+export { defineBot, loadBot, resolveBot } from './bot/index.js';
+export type {
+  BotDefinition,
+  BotDefinitionInput,
+  BotFlowSource,
+  ResolvedBot,
+  BotLoadResult,
+} from './bot/index.js';
 export {
   defineFlow,
   compileFlow,
