@@ -18,7 +18,8 @@ export type OutboundStatus = z.infer<typeof OutboundStatus>;
 export const MessageStatus = z.enum(['received', 'queued', 'sent', 'delivered', 'read', 'failed']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
-export const MessageType = z.enum([
+/** The nine send types of POST /v1/messages (spec 4.5), in spec order. */
+export const SEND_TYPES = [
   'text',
   'template',
   'image',
@@ -28,8 +29,10 @@ export const MessageType = z.enum([
   'interactive',
   'location',
   'contacts',
-  'unsupported',
-]);
+] as const;
+
+/** Message types on read: the send types, plus `unsupported` for inbound (spec 2.2). */
+export const MessageType = z.enum([...SEND_TYPES, 'unsupported']);
 export type MessageType = z.infer<typeof MessageType>;
 
 /** Inbound interactive reply (spec 2.3). `label` is display-only: never parse it as a command. */

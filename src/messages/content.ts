@@ -16,19 +16,10 @@ import {
 } from './media.js';
 import { TemplateContentSchema } from './template.js';
 import { TextContentSchema } from './text.js';
+import { SEND_TYPES } from '../api/resources.js';
 
-/** The nine send types (spec 4.5), in spec order. */
-export const CONTENT_TYPES = [
-  'text',
-  'template',
-  'image',
-  'video',
-  'audio',
-  'document',
-  'interactive',
-  'location',
-  'contacts',
-] as const;
+/** The nine send types (spec 4.5), in spec order (defined with the API resources). */
+export const CONTENT_TYPES = SEND_TYPES;
 /** One of the nine send types. */
 /** Content of any send type: `{ type, <type>: {...} }`. */
 export type ContentType = (typeof CONTENT_TYPES)[number];

@@ -4,6 +4,7 @@
  * sentence that names the size, the limit and the spec section.
  */
 import type { z } from 'zod';
+import { SEND_TYPES } from '../api/resources.js';
 
 /** One problem found in a message. */
 export interface MessageIssue {
@@ -31,17 +32,7 @@ export interface IssueParams {
   readonly spec?: string;
 }
 
-const CONTENT_KEYS = new Set([
-  'text',
-  'template',
-  'image',
-  'video',
-  'audio',
-  'document',
-  'interactive',
-  'location',
-  'contacts',
-]);
+const CONTENT_KEYS: ReadonlySet<string> = new Set(SEND_TYPES);
 const MEDIA_KEYS = new Set(['image', 'video', 'audio', 'document']);
 
 /** Formats a zod path as `a.b[1].c`. */
