@@ -1,18 +1,9 @@
-import type { Server } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import express from 'express';
-import { Redis } from 'ioredis';
-import { MessagingClient } from '../api/client.js';
-import { RedisLimiter } from '../api/redis-limiter.js';
 import { loadBot } from '../bot/load-bot.js';
-import { createBot } from '../engine/create-bot.js';
-import { BotConfigError, type Bot } from '../engine/types.js';
-import { createLogger, type Logger } from '../log/logger.js';
-import { MemoryStore } from '../store/memory-store.js';
-import { RedisStore } from '../store/redis-store.js';
-import type { Store } from '../store/store.js';
-import { parseRunConfig, type RunConfig, type RunFlags } from './run-config.js';
+import { BotConfigError } from '../engine/types.js';
+import type { Logger } from '../log/logger.js';
+import { parseRunConfig, type RunFlags } from './run-config.js';
+import { startWorker, WorkerStartError, type RunningWorker } from './run-worker.js';
 
 /** A CLI failure reported on one line with an exit code (no stack trace). */
 export class CliError extends Error {
@@ -28,7 +19,8 @@ export class CliError extends Error {
 
 /**
  * Adds `switchboard run <bot>`: runs a bot in production mode against
- * `MESSAGING_API_BASE_URL`, polling and/or receiving callbacks.
+ * `MESSAGING_API_BASE_URL`, polling (one leader among the workers) and/or receiving
+ * callbacks, with `/healthz`, `/readyz` and `/metrics`.
  */
 export function registerRunCommand(program: Command): Command {
   return program
@@ -38,9 +30,16 @@ export function registerRunCommand(program: Command): Command {
       '<bot>',
       'a flow file (.yaml/.json) or a module exporting `bot` (or a directory with bot.ts)',
     )
-    .option('--poll <interval>', 'poll the API for new messages at this interval, e.g. 2s')
-    .option('--port <n>', 'receive signed callbacks on this port (needs CALLBACK_SECRET)')
-    .option('--host <host>', 'interface for the callback server', '0.0.0.0')
+    .option(
+      '--poll <interval>',
+      'poll the API for new messages at this interval, e.g. 2s (one worker polls at a time)',
+    )
+    .option('--port <n>', 'receive signed callbacks on this port (needs CALLBACK_SECRET; 0 = any)')
+    .option(
+      '--metrics-port <n>',
+      'serve /healthz, /readyz and /metrics on this port (then not on --port)',
+    )
+    .option('--host <host>', 'interface of the HTTP servers', '0.0.0.0')
     .option('--path <path>', 'path of the callback endpoint', '/callbacks')
     .addHelpText(
       'after',
@@ -49,13 +48,20 @@ Environment:
   MESSAGING_API_BASE_URL  API base URL (required), e.g. https://api.example.com
   MESSAGING_API_KEY       API key of the business number (required)
   CALLBACK_SECRET         signing secret of callbacks (required with --port)
-  REDIS_URL               use Redis for state, timers and rate budgets (memory otherwise)
-  REDIS_PREFIX            key prefix in Redis (default switchboard:)
+  REDIS_URL               use Redis for state, timers, leases and rate budgets (memory otherwise)
+  REDIS_PREFIX            key prefix in Redis, the same for every worker of a bot (default switchboard:)
   LOG_LEVEL               error | warn | info | debug | silent (default info)
   LOG_FORMAT              json | pretty (default: pretty on a terminal, else json)
 
+Endpoints (on --port, or on --metrics-port when given):
+  GET /healthz   200 while running, 503 while draining on shutdown
+  GET /readyz    200 when the bot started and the store answers, else 503
+  GET /metrics   Prometheus metrics (switchboard_* and process metrics)
+
+Each server prints one JSON line on stdout: {"message":"listening","role":...,"url":...}.
+
 Examples:
-  $ MESSAGING_API_BASE_URL=https://api.example.com MESSAGING_API_KEY=... switchboard run examples/order-status --poll 2s
+  $ MESSAGING_API_BASE_URL=https://api.example.com MESSAGING_API_KEY=... switchboard run examples/order-status --poll 2s --metrics-port 9464
   $ CALLBACK_SECRET=... switchboard run flows/support-desk.yaml --port 8080
   $ REDIS_URL=redis://127.0.0.1:6379 switchboard run examples/support-desk --port 8080 --poll 5s
 
@@ -64,114 +70,27 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
     .action(async (botPath: string, flags: RunFlags) => {
       const parsed = parseRunConfig(flags, process.env);
       if (parsed.status === 'invalid') throw new CliError(`switchboard run: ${parsed.message}`, 2);
-      await runBot(botPath, parsed.config);
+      const loaded = await loadBot(botPath);
+      if (loaded.status === 'error') throw new CliError(`switchboard run: ${loaded.message}`, 2);
+      let worker: RunningWorker;
+      try {
+        worker = await startWorker(loaded.bot, parsed.config);
+      } catch (error) {
+        if (error instanceof BotConfigError || error instanceof WorkerStartError)
+          throw new CliError(`switchboard run: ${error.message.replace(/\n/g, ' ')}`, 2, {
+            cause: error,
+          });
+        throw error;
+      }
+      // The bot's loops do not hold the process open (they are unref'd): this does, until a signal.
+      const keepAlive = setInterval(() => undefined, 1 << 30);
+      const running = worker;
+      onSignals(async () => {
+        clearInterval(keepAlive);
+        running.logger.info('stopping');
+        await running.stop();
+      }, running.logger);
     });
-}
-
-async function runBot(botPath: string, config: RunConfig): Promise<void> {
-  const loaded = await loadBot(botPath);
-  if (loaded.status === 'error') throw new CliError(`switchboard run: ${loaded.message}`, 2);
-  const logger = createLogger({
-    level: config.logLevel,
-    secrets: [
-      config.apiKey,
-      ...(config.callbackSecret === undefined ? [] : [config.callbackSecret]),
-    ],
-    ...(config.logFormat === undefined ? {} : { format: config.logFormat }),
-  });
-  const redis =
-    config.redisUrl === undefined
-      ? undefined
-      : new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  if (redis !== undefined) {
-    try {
-      await redis.connect();
-    } catch (error) {
-      redis.disconnect();
-      throw new CliError(
-        `switchboard run: cannot connect to REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
-        2,
-      );
-    }
-  }
-  const store: Store =
-    redis === undefined ? new MemoryStore() : new RedisStore({ redis, prefix: config.redisPrefix });
-  const client = new MessagingClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    logger,
-    ...(redis === undefined
-      ? {}
-      : { limiter: new RedisLimiter({ redis, prefix: config.redisPrefix }) }),
-  });
-  let bot: Bot;
-  try {
-    bot = createBot({
-      flows: loaded.bot.flows,
-      handlers: loaded.bot.handlers,
-      ...(loaded.bot.entry === undefined ? {} : { entry: loaded.bot.entry }),
-      api: { client },
-      store,
-      logger: logger.child({ worker: randomUUID().slice(0, 8) }),
-      ...(config.callbackSecret === undefined || config.port === undefined
-        ? {}
-        : { callbacks: { secret: config.callbackSecret } }),
-      ...(config.pollMs === undefined
-        ? {}
-        : {
-            polling: {
-              minIntervalMs: config.pollMs,
-              maxIntervalMs: Math.max(config.pollMs, 30_000),
-            },
-          }),
-    });
-    await bot.start();
-  } catch (error) {
-    redis?.disconnect();
-    if (error instanceof BotConfigError)
-      throw new CliError(`switchboard run: ${error.message.replace(/\n/g, ' ')}`, 2, {
-        cause: error,
-      });
-    throw error;
-  }
-  const server = config.port === undefined ? undefined : await listen(bot, config, config.port);
-  logger.info('switchboard running', {
-    bot: botPath,
-    store: redis === undefined ? 'memory' : 'redis',
-    polling: config.pollMs === undefined ? 'off' : `${config.pollMs}ms`,
-    callbacks:
-      server === undefined ? 'off' : `http://${config.host}:${config.port}${config.callbackPath}`,
-  });
-  // The bot's loops do not hold the process open (they are unref'd): this does, until a signal.
-  const keepAlive = setInterval(() => undefined, 1 << 30);
-  onSignals(async () => {
-    clearInterval(keepAlive);
-    logger.info('stopping');
-    await new Promise<void>((resolve) =>
-      server === undefined ? resolve() : server.close(() => resolve()),
-    );
-    await bot.stop();
-    await redis?.quit();
-  }, logger);
-}
-
-function listen(bot: Bot, config: RunConfig, port: number): Promise<Server> {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(config.callbackPath, bot.callbackRouter());
-  app.get('/healthz', (_req, res) => void res.json({ ok: true }));
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, config.host, (error?: Error) => {
-      if (error === undefined) resolve(server);
-      else
-        reject(
-          new CliError(
-            `switchboard run: cannot listen on ${config.host}:${port}: ${error.message}`,
-            2,
-          ),
-        );
-    });
-  });
 }
 
 /** Runs `stop` once on SIGINT or SIGTERM, then exits 0 (1 when stopping failed). */

@@ -8,6 +8,8 @@ export interface RunConfig {
   readonly pollMs: number | undefined;
   /** Callback port, when receiving callbacks. */
   readonly port: number | undefined;
+  /** Port of a server with only `/healthz`, `/readyz` and `/metrics`, when set. */
+  readonly metricsPort: number | undefined;
   readonly host: string;
   readonly callbackPath: string;
   readonly callbackSecret: string | undefined;
@@ -21,6 +23,7 @@ export interface RunConfig {
 export interface RunFlags {
   readonly poll?: string;
   readonly port?: string;
+  readonly metricsPort?: string;
   readonly host?: string;
   readonly path?: string;
 }
@@ -70,17 +73,20 @@ export function parseRunConfig(
       return invalid(`--poll "${flags.poll}" must be a duration of at least 100ms, e.g. 2s`);
     pollMs = d.ms;
   }
-  let port: number | undefined;
+  const portOf = (flag: string, raw: string | undefined): number | undefined | string => {
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    return /^\d+$/.test(raw) && n <= 65_535 ? n : `${flag} "${raw}" must be an integer 0..65535`;
+  };
+  const port = portOf('--port', flags.port);
+  if (typeof port === 'string') return invalid(port);
+  const metricsPort = portOf('--metrics-port', flags.metricsPort);
+  if (typeof metricsPort === 'string') return invalid(metricsPort);
   const callbackSecret = value('CALLBACK_SECRET');
-  if (flags.port !== undefined) {
-    port = Number(flags.port);
-    if (!/^\d+$/.test(flags.port) || port > 65_535)
-      return invalid(`--port "${flags.port}" must be an integer 0..65535`);
-    if (callbackSecret === undefined)
-      return invalid(
-        'CALLBACK_SECRET is not set; callbacks (--port) need the signing secret shared with the API',
-      );
-  }
+  if (port !== undefined && callbackSecret === undefined)
+    return invalid(
+      'CALLBACK_SECRET is not set; callbacks (--port) need the signing secret shared with the API',
+    );
   const logLevel = value('LOG_LEVEL') ?? 'info';
   const level = LEVELS.find((l) => l === logLevel);
   if (level === undefined)
@@ -99,6 +105,7 @@ export function parseRunConfig(
       apiKey,
       pollMs,
       port,
+      metricsPort,
       host: flags.host ?? '0.0.0.0',
       callbackPath: flags.path ?? '/callbacks',
       callbackSecret,

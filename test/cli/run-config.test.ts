@@ -26,6 +26,11 @@ describe('parseRunConfig', () => {
     });
   });
 
+  it('should take --metrics-port for a polling-only worker', () => {
+    const r = parseRunConfig({ poll: '1s', metricsPort: '9464' }, env);
+    expect(r).toMatchObject({ status: 'ok', config: { metricsPort: 9464, port: undefined } });
+  });
+
   it.each([
     [{ poll: '2s' }, { MESSAGING_API_KEY: 'k' }, /^MESSAGING_API_BASE_URL is not set/],
     [{ poll: '2s' }, { MESSAGING_API_BASE_URL: 'ftp://x' }, /is not an http\(s\) URL/],
@@ -37,6 +42,7 @@ describe('parseRunConfig', () => {
     [{}, env, /pass --poll <interval>/],
     [{ poll: 'soon' }, env, /--poll "soon" must be a duration/],
     [{ port: '99999' }, env, /--port "99999" must be an integer/],
+    [{ poll: '2s', metricsPort: 'x' }, env, /--metrics-port "x" must be an integer/],
     [{ port: '8080' }, { ...env, CALLBACK_SECRET: '' }, /^CALLBACK_SECRET is not set/],
     [{ poll: '2s' }, { ...env, LOG_LEVEL: 'loud' }, /LOG_LEVEL "loud"/],
     [{ poll: '2s' }, { ...env, LOG_FORMAT: 'xml' }, /LOG_FORMAT "xml"/],

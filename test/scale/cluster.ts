@@ -4,38 +4,69 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 
-const Ready = z.object({ url: z.string(), worker: z.string() });
+/** The line `switchboard run` prints on stdout once its callback server listens. */
+const Listening = z.object({
+  message: z.literal('listening'),
+  role: z.literal('callbacks'),
+  url: z.string(),
+});
 
 /** A worker child process. */
 export interface WorkerProcess {
   readonly url: string;
+  /** The worker's pid, as the scale bot's `record` handler writes it (`w`). */
   readonly worker: string;
   readonly child: ChildProcess;
   /** kill -9. */
   kill9(): Promise<void>;
 }
 
-/** Spawns `test/scale/worker.ts` with `env` and waits for its address. */
+/**
+ * Spawns the real CLI, `switchboard run test/scale/scale-bot.ts --port 0 --poll <POLL_MS>ms`,
+ * with `env` (MESSAGING_API_BASE_URL, MESSAGING_API_KEY, CALLBACK_SECRET, REDIS_URL,
+ * REDIS_PREFIX, POLL_MS), and waits for the `listening` line it prints on stdout.
+ */
 export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/scale/worker.ts'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-  });
+  const { POLL_MS: pollMs = '500', ...rest } = env;
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/switchboard.js',
+      'run',
+      'test/scale/scale-bot.ts',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--poll',
+      `${pollMs}ms`,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'silent', LOG_FORMAT: 'json', ...rest },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const lines = createInterface({ input: child.stdout });
-  const ready = await new Promise<z.infer<typeof Ready>>((resolve, reject) => {
+  const ready = await new Promise<z.infer<typeof Listening>>((resolve, reject) => {
     child.once('exit', (code) =>
       reject(new Error(`worker exited with ${String(code)}: ${stderr}`)),
     );
-    lines.once('line', (line) => {
-      const parsed = Ready.safeParse(JSON.parse(line));
+    lines.on('line', (line) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        return; // Not the listening line (the CLI prints only JSON there, but be tolerant).
+      }
+      const parsed = Listening.safeParse(json);
       if (parsed.success) resolve(parsed.data);
-      else reject(new Error(`worker printed ${line}`));
     });
   });
   return {
-    ...ready,
+    url: ready.url,
+    worker: String(child.pid),
     child,
     kill9: () =>
       new Promise<void>((resolve) => {

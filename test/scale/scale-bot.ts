@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import { defineBot } from '../../src/bot/index.js';
 import { compileFlow, defineFlow, type RunnableFlow } from '../../src/flows/index.js';
 
 /**
@@ -30,3 +32,26 @@ export function scaleFlow(): RunnableFlow {
     }),
   );
 }
+
+let redis: Redis | undefined;
+
+/**
+ * The bot `switchboard run test/scale/scale-bot.ts` runs in the multi-process tests.
+ * The `record` handler appends `{ c, t, w }` (conversation, text, worker pid) to the
+ * Redis list `<REDIS_PREFIX>test:runs`, on the worker's REDIS_URL.
+ */
+export const bot = defineBot({
+  flows: [scaleFlow()],
+  handlers: {
+    record: async ({ input, conversationId }) => {
+      const url = process.env['REDIS_URL'];
+      if (url === undefined) throw new Error('REDIS_URL is not set');
+      redis ??= new Redis(url);
+      await redis.rpush(
+        `${process.env['REDIS_PREFIX'] ?? 'switchboard:'}test:runs`,
+        JSON.stringify({ c: conversationId, t: input['text'], w: String(process.pid) }),
+      );
+      return { outcome: 'ok' };
+    },
+  },
+});

@@ -1,0 +1,106 @@
+import type { Server } from 'node:http';
+import express, { type Express, type Router } from 'express';
+import type { Registry } from 'prom-client';
+
+/** Whether a worker can take work, as `/readyz` reports it. */
+export type Readiness =
+  { readonly status: 'ready' } | { readonly status: 'not_ready'; readonly reason: string };
+
+/** What the operational endpoints read. */
+export interface RunProbe {
+  /** True from the first shutdown signal on: `/healthz` and `/readyz` answer 503. */
+  isDraining(): boolean;
+  /** Checks the bot started and the store answers (Redis PING). */
+  readiness(): Promise<Readiness>;
+  /** Served as `/metrics` when present. */
+  readonly registry?: Registry;
+}
+
+/** Options of {@link createRunApp}. */
+export interface RunAppOptions {
+  readonly probe: RunProbe;
+  /** The callback endpoint, when this server receives callbacks. */
+  readonly callbacks?: { readonly path: string; readonly router: Router };
+}
+
+/**
+ * The HTTP app of `switchboard run`: `GET /healthz` (200 `{status:'ok'}` while
+ * serving, 503 `{status:'draining'}` on shutdown), `GET /readyz` (200 when the bot
+ * started and the store answers, else 503 with a reason), `GET /metrics` (Prometheus
+ * text) and the callback endpoint, which answers 503 while draining so the API
+ * redelivers the callback to another worker.
+ * @example
+ * const app = createRunApp({ probe, callbacks: { path: '/callbacks', router: bot.callbackRouter() } });
+ */
+export function createRunApp(options: RunAppOptions): Express {
+  const { probe, callbacks } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    if (probe.isDraining()) res.status(503).json({ status: 'draining' });
+    else res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready: Readiness = probe.isDraining()
+      ? { status: 'not_ready', reason: 'draining' }
+      : await probe.readiness();
+    res.status(ready.status === 'ready' ? 200 : 503).json(ready);
+  });
+  const registry = probe.registry;
+  if (registry !== undefined) {
+    app.get('/metrics', async (_req, res) => {
+      res.type(registry.contentType).send(await registry.metrics());
+    });
+  }
+  if (callbacks !== undefined) {
+    app.use(callbacks.path, (_req, res, next) => {
+      if (!probe.isDraining()) return next();
+      res
+        .status(503)
+        .set('Retry-After', '1')
+        .json({ code: 'draining', message: 'this worker is shutting down; retry' });
+    });
+    app.use(callbacks.path, callbacks.router);
+  }
+  return app;
+}
+
+/** A listening server and the URL it answers on. */
+export interface Listening {
+  readonly server: Server;
+  /** `http://<host>:<port>` (a wildcard host is shown as loopback). */
+  readonly url: string;
+}
+
+/**
+ * Listens on `host:port` (port 0: any free port); rejects with the OS error.
+ * @example
+ * const { url } = await listenOn(app, '127.0.0.1', 0);
+ */
+export function listenOn(app: Express, host: string, port: number): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => {
+      if (error !== undefined) return reject(error);
+      const address = server.address();
+      if (address === null || typeof address === 'string')
+        return reject(new Error(`unexpected server address ${String(address)}`));
+      const shown =
+        host === '0.0.0.0'
+          ? '127.0.0.1'
+          : host === '::'
+            ? '[::1]'
+            : host.includes(':')
+              ? `[${host}]`
+              : host;
+      resolve({ server, url: `http://${shown}:${address.port}` });
+    });
+  });
+}
+
+/** Closes a server: stops accepting, lets in-flight requests finish, drops idle keep-alives. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

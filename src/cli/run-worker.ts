@@ -1,0 +1,251 @@
+import { Redis } from 'ioredis';
+import { MessagingClient } from '../api/client.js';
+import { RedisLimiter } from '../api/redis-limiter.js';
+import type { ResolvedBot } from '../bot/resolve-bot.js';
+import { createBot } from '../engine/create-bot.js';
+import type { Bot } from '../engine/types.js';
+import { workerId } from '../engine/worker-id.js';
+import { PollLeader } from '../ingest/poll-leader.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { createMetrics } from '../metrics/create-metrics.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { RedisStore } from '../store/redis-store.js';
+import type { Store } from '../store/store.js';
+import type { RunConfig } from './run-config.js';
+import {
+  closeServer,
+  createRunApp,
+  listenOn,
+  type Listening,
+  type Readiness,
+} from './run-server.js';
+
+/** Options of {@link startWorker}. */
+export interface StartWorkerOptions {
+  /** Where the `listening` lines go (default process.stdout). */
+  readonly stdout?: NodeJS.WritableStream;
+  /** Default: a winston logger from the config (secrets redacted, `worker` in every record). */
+  readonly logger?: Logger;
+  /** Lease of the polling leader in ms (default 15,000). */
+  readonly leaseMs?: number;
+}
+
+/** A running `switchboard run` worker. */
+export interface RunningWorker {
+  /** This worker's name (`workerId()`), the owner of its leases and `worker` in its logs. */
+  readonly worker: string;
+  readonly bot: Bot;
+  /** The worker's logger (secrets redacted). */
+  readonly logger: Logger;
+  /** Base URL of the callback server, when `--port` was given. */
+  readonly url: string | undefined;
+  /** Base URL of the operational server, when `--metrics-port` was given. */
+  readonly metricsUrl: string | undefined;
+  /** True while this worker holds the polling lease. */
+  isPollLeader(): boolean;
+  /** Marks the worker as draining: `/healthz`, `/readyz` and callbacks answer 503 from now on. */
+  drain(): void;
+  /** Drains, leaves the polling election, stops the bot (waiting for in-flight work), closes servers and Redis. */
+  stop(): Promise<void>;
+}
+
+/** Thrown by {@link startWorker} for a problem the operator must fix (exit code 2). */
+export class WorkerStartError extends Error {
+  override readonly name = 'WorkerStartError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * Starts a production worker: store (Redis when `REDIS_URL`, else memory), API client
+ * with the shared rate limiter, the bot, the polling leader (only one worker of those
+ * sharing a Redis prefix polls), metrics, and the HTTP servers. Prints one JSON line per
+ * server to `stdout`: `{"message":"listening","role":"callbacks"|"metrics","url",...}`.
+ * @example
+ * const worker = await startWorker(loaded.bot, config);
+ * process.once('SIGTERM', () => void worker.stop());
+ */
+export async function startWorker(
+  resolved: ResolvedBot,
+  config: RunConfig,
+  options: StartWorkerOptions = {},
+): Promise<RunningWorker> {
+  const worker = workerId();
+  const secrets = [
+    config.apiKey,
+    ...(config.callbackSecret === undefined ? [] : [config.callbackSecret]),
+  ];
+  const logger =
+    options.logger ??
+    createLogger({
+      level: config.logLevel,
+      secrets,
+      defaultMeta: { worker },
+      ...(config.logFormat === undefined ? {} : { format: config.logFormat }),
+    });
+  const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+  const store: Store =
+    redis === undefined ? new MemoryStore() : new RedisStore({ redis, prefix: config.redisPrefix });
+  const client = new MessagingClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    logger,
+    ...(redis === undefined
+      ? {}
+      : { limiter: new RedisLimiter({ redis, prefix: config.redisPrefix }) }),
+  });
+  const receivesCallbacks = config.port !== undefined && config.callbackSecret !== undefined;
+  let bot: Bot;
+  try {
+    bot = createBot({
+      flows: resolved.flows,
+      handlers: resolved.handlers,
+      ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
+      api: { client },
+      store,
+      logger,
+      // Timers and the inbox sweeper every 250 ms: timers fire at most 250 ms late, and work
+      // left by another worker is picked up in small steps instead of once-a-second bursts.
+      tickMs: 250,
+      ...(receivesCallbacks && config.callbackSecret !== undefined
+        ? { callbacks: { secret: config.callbackSecret } }
+        : {}),
+    });
+  } catch (error) {
+    redis?.disconnect();
+    throw error;
+  }
+  const leader =
+    config.pollMs === undefined
+      ? undefined
+      : new PollLeader({
+          store,
+          bot,
+          owner: worker,
+          logger,
+          ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+          polling: { minIntervalMs: config.pollMs, maxIntervalMs: Math.max(config.pollMs, 30_000) },
+        });
+  const metrics = createMetrics(bot, { isPollLeader: () => leader?.isLeader === true });
+  let started = false;
+  let draining = false;
+  const readiness = async (): Promise<Readiness> => {
+    if (!started) return { status: 'not_ready', reason: 'bot not started' };
+    if (redis === undefined) return { status: 'ready' };
+    try {
+      await withTimeout(redis.ping(), 2_000);
+      return { status: 'ready' };
+    } catch (error) {
+      logger.warn('readiness: Redis did not answer PING', { error: String(error) });
+      return { status: 'not_ready', reason: 'redis unreachable' };
+    }
+  };
+  const servers: Listening[] = [];
+  try {
+    await bot.start();
+    started = true;
+    await leader?.start();
+    const separateOps = config.metricsPort !== undefined;
+    const probe = { isDraining: () => draining, readiness };
+    if (config.port !== undefined) {
+      const app = createRunApp({
+        probe: separateOps ? probe : { ...probe, registry: metrics.registry },
+        callbacks: { path: config.callbackPath, router: bot.callbackRouter() },
+      });
+      servers.push(await listenOrFail(app, config.host, config.port, 'callbacks'));
+    }
+    if (config.metricsPort !== undefined) {
+      const app = createRunApp({ probe: { ...probe, registry: metrics.registry } });
+      servers.push(await listenOrFail(app, config.host, config.metricsPort, 'metrics'));
+    }
+  } catch (error) {
+    await leader?.stop();
+    await bot.stop();
+    await Promise.all(servers.map((s) => closeServer(s.server)));
+    redis?.disconnect();
+    throw error;
+  }
+  const callbackUrl = config.port === undefined ? undefined : servers[0]?.url;
+  const metricsUrl = config.metricsPort === undefined ? undefined : servers.at(-1)?.url;
+  const stdout = options.stdout ?? process.stdout;
+  const announce = (role: string, url: string | undefined, extra: Record<string, string>): void => {
+    if (url !== undefined)
+      stdout.write(
+        `${JSON.stringify({ message: 'listening', role, url, worker, pid: process.pid, ...extra })}\n`,
+      );
+  };
+  announce('callbacks', callbackUrl, { callbacks: `${callbackUrl ?? ''}${config.callbackPath}` });
+  announce('metrics', metricsUrl, {});
+  logger.info('switchboard running', {
+    bot: resolved.source,
+    store: redis === undefined ? 'memory' : 'redis',
+    polling: config.pollMs === undefined ? 'off' : `${config.pollMs}ms (leader election)`,
+    callbacks: callbackUrl === undefined ? 'off' : `${callbackUrl}${config.callbackPath}`,
+    metrics: metricsUrl ?? callbackUrl ?? 'off',
+  });
+  let stopping: Promise<void> | undefined;
+  const drain = (): void => {
+    if (!draining) logger.info('draining: health and callbacks answer 503');
+    draining = true;
+  };
+  return {
+    worker,
+    bot,
+    logger,
+    url: callbackUrl,
+    metricsUrl,
+    isPollLeader: () => leader?.isLeader === true,
+    drain,
+    stop() {
+      drain();
+      stopping ??= (async () => {
+        await leader?.stop();
+        await bot.stop();
+        await Promise.all(servers.map((s) => closeServer(s.server)));
+        metrics.dispose();
+        await redis?.quit();
+        logger.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  try {
+    await redis.connect();
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    throw new WorkerStartError(
+      `cannot connect to REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+async function listenOrFail(
+  app: Parameters<typeof listenOn>[0],
+  host: string,
+  port: number,
+  role: string,
+): Promise<Listening> {
+  try {
+    return await listenOn(app, host, port);
+  } catch (error) {
+    throw new WorkerStartError(
+      `cannot listen on ${host}:${port} (${role}): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,188 @@
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Bot } from '../engine/types.js';
+import type { FlowEvent } from '../flows/contract.js';
+import { boundedLabel, oneOf } from './bounded-label.js';
+import { sendOutcomeLabel } from './send-outcome-label.js';
+
+/** Options of {@link createMetrics}. */
+export interface MetricsOptions {
+  /** Where to register (default: a new `Registry`; never prom-client's global one). */
+  readonly registry?: Registry;
+  /** Also collect prom-client's default process metrics (default true). */
+  readonly processMetrics?: boolean;
+  /** Read at every scrape for `switchboard_poll_leader` (absent: the gauge reads 0). */
+  readonly isPollLeader?: () => boolean;
+}
+
+/** The metrics of one bot. */
+export interface BotMetrics {
+  readonly registry: Registry;
+  /** Stops listening to the bot and removes the switchboard metrics from the registry. */
+  dispose(): void;
+}
+
+const INBOUND_TYPES = [
+  'text',
+  'template',
+  'image',
+  'video',
+  'audio',
+  'document',
+  'interactive',
+  'location',
+  'contacts',
+  'unsupported',
+];
+const FLOW_EVENT_TYPES: readonly FlowEvent['type'][] = [
+  'conversation.start',
+  'inbound.message',
+  'handler.done',
+  'handler.error',
+  'timer.fired',
+  'send.failed',
+  'send.unknown',
+  'window.closed',
+  'handoff.started',
+  'handoff.released',
+];
+const EFFECT_KINDS = ['send', 'call', 'timer.start', 'timer.cancel', 'handoff.request', 'end'];
+const NAMES = [
+  'switchboard_inbound_messages_total',
+  'switchboard_flow_events_total',
+  'switchboard_effects_total',
+  'switchboard_sends_total',
+  'switchboard_send_rejections_total',
+  'switchboard_template_fallbacks_total',
+  'switchboard_handler_calls_total',
+  'switchboard_errors_total',
+  'switchboard_poll_leader',
+];
+const OTHER_OUTCOMES = [
+  'handler.done',
+  'handler.error',
+  'scheduled',
+  'cancelled',
+  'noted',
+  'ended',
+];
+
+/**
+ * Prometheus metrics of a bot, derived from its `event`, `effect` and `error` events.
+ * Labels are bounded: no conversation ids, phone numbers or texts; values that come
+ * from user code (handler names and outcomes, error names) are capped.
+ * @example
+ * const metrics = createMetrics(bot, { isPollLeader: () => leader.isLeader });
+ * app.get('/metrics', async (_req, res) => {
+ *   res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+ * });
+ */
+export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}): BotMetrics {
+  const registry = options.registry ?? new Registry();
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const inbound = new Counter({
+    name: 'switchboard_inbound_messages_total',
+    help: 'Inbound messages fed to conversations, by message type',
+    labelNames: ['type'] as const,
+    registers,
+  });
+  const flowEvents = new Counter({
+    name: 'switchboard_flow_events_total',
+    help: 'Events fed to flow machines, by event type',
+    labelNames: ['type'] as const,
+    registers,
+  });
+  const effects = new Counter({
+    name: 'switchboard_effects_total',
+    help: 'Effects carried out (or skipped), by kind and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  });
+  const sends = new Counter({
+    name: 'switchboard_sends_total',
+    help: 'Send effects by outcome: accepted, rejected, unknown, suppressed_human_owned, held_for_window, window_closed, already_done',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const rejections = new Counter({
+    name: 'switchboard_send_rejections_total',
+    help: 'Sends the API rejected, by error code',
+    labelNames: ['code'] as const,
+    registers,
+  });
+  const fallbacks = new Counter({
+    name: 'switchboard_template_fallbacks_total',
+    help: 'Sends replaced by the state’s template because the 24-hour window was closed',
+    registers,
+  });
+  const handlerCalls = new Counter({
+    name: 'switchboard_handler_calls_total',
+    help: 'Handler calls by handler and result (done, error, timeout, unknown_outcome) and outcome',
+    labelNames: ['handler', 'result', 'outcome'] as const,
+    registers,
+  });
+  const errors = new Counter({
+    name: 'switchboard_errors_total',
+    help: 'Errors the bot survived, by error name',
+    labelNames: ['name'] as const,
+    registers,
+  });
+  const isPollLeader = options.isPollLeader;
+  // Registered in `registers`; its value is read at scrape time by `collect`.
+  new Gauge({
+    name: 'switchboard_poll_leader',
+    help: '1 while this worker holds the polling lease, else 0',
+    registers,
+    collect() {
+      this.set(isPollLeader?.() === true ? 1 : 0);
+    },
+  });
+  const handlerLabel = boundedLabel(100);
+  const outcomeLabel = boundedLabel(200);
+  const errorLabel = boundedLabel(50);
+
+  const unsubscribe = [
+    bot.on('event', ({ event }) => {
+      flowEvents.inc({ type: oneOf(FLOW_EVENT_TYPES, event.type) });
+      if (event.type === 'inbound.message')
+        inbound.inc({ type: oneOf(INBOUND_TYPES, event.message.type) });
+      else if (event.type === 'handler.done')
+        handlerCalls.inc({
+          handler: handlerLabel(event.handler),
+          result: 'done',
+          outcome: outcomeLabel(event.outcome),
+        });
+      else if (event.type === 'handler.error')
+        handlerCalls.inc({
+          handler: handlerLabel(event.handler),
+          result: event.reason,
+          outcome: '',
+        });
+    }),
+    bot.on('effect', ({ effect, outcome }) => {
+      if (effect.kind === 'send') {
+        const label = sendOutcomeLabel(outcome);
+        effects.inc({ kind: 'send', outcome: label.outcome });
+        sends.inc({ outcome: label.outcome });
+        if (label.code !== undefined) rejections.inc({ code: label.code });
+        if (label.templateFallback) fallbacks.inc();
+        return;
+      }
+      effects.inc({
+        kind: oneOf(EFFECT_KINDS, effect.kind),
+        outcome: oneOf(OTHER_OUTCOMES, outcome),
+      });
+    }),
+    bot.on('error', ({ error }) => {
+      errors.inc({ name: errorLabel(error instanceof Error ? error.name : typeof error) });
+    }),
+  ];
+
+  return {
+    registry,
+    dispose() {
+      for (const off of unsubscribe) off();
+      for (const name of NAMES) registry.removeSingleMetric(name);
+    },
+  };
+}
