@@ -11,7 +11,7 @@ import {
 /**
  * The flow language: ONE zod schema, the single source of truth for flow files (YAML or
  * JSON, checked by `loadFlowFile`), for typed flows in TypeScript (`defineFlow`) and for
- * the JSON Schema editors use (`flowJsonSchema`). See LANGUAGE.md for every construct.
+ * the JSON Schema editors use (`flowJsonSchema`). See the README (The flow language) for every construct.
  */
 
 /** A duration such as `500ms`, `30s`, `10m`, `25h` or `2d`. */

@@ -25,7 +25,7 @@ const NumberBody = NumberConfigSchema.pick({ handling: true, connected: true, qu
 const HoldBody = z.strictObject({ held: z.boolean() });
 
 /**
- * The control API under `/sandbox` (see ROUTES.md). Never reachable with an API key:
+ * The control API under `/sandbox` (see the README, The sandbox). Never reachable with an API key:
  * any request carrying an Authorization header answers 403 api_key_not_allowed.
  */
 export function controlRouter(ctx: SandboxContext, control: SandboxControl): Router {
@@ -147,7 +147,9 @@ export function controlRouter(ctx: SandboxContext, control: SandboxControl): Rou
   });
 
   router.use((_req: Request, res: Response) => {
-    res.status(404).json({ code: 'not_found', message: 'No such control route; see ROUTES.md.' });
+    res
+      .status(404)
+      .json({ code: 'not_found', message: 'No such control route; see the README (The sandbox).' });
   });
   router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (error instanceof SandboxControlError) {

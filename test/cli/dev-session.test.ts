@@ -46,3 +46,29 @@ describe('switchboard dev (scripted over stdin)', () => {
     expect(out.trimEnd().endsWith('bye')).toBe(true);
   });
 });
+
+describe('npm start (the README front door)', () => {
+  it('should open the demo chat and answer a scripted session', async () => {
+    const { spawn } = await import('node:child_process');
+    const out = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn('npm', ['start', '--silent'], {
+        cwd: process.cwd(),
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(deadline);
+        resolve({ code, stdout });
+      });
+      child.stdin.end('hi\n3\n');
+    });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('switchboard dev: examples/support-desk');
+    expect(out.stdout).toContain("bot> Hi Ada Lovelace! I'm the support desk assistant.");
+    expect(out.stdout).toContain('you> 3\n  (you tapped "Nothing, thanks")');
+  });
+});

@@ -4,9 +4,9 @@ import { runCli } from './cli-process.js';
 
 const DIR = 'test/fixtures/tutorial';
 
-describe('CLI.md tutorial', () => {
+describe('README tutorial', () => {
   it('should show exactly the tutorial files that are tested', async () => {
-    const doc = await readFile('src/cli/CLI.md', 'utf8');
+    const doc = await readFile('README.md', 'utf8');
     for (const file of ['greeter.yaml', 'bot.ts', 'greeter.test.ts']) {
       expect(doc).toContain((await readFile(`${DIR}/${file}`, 'utf8')).trimEnd());
     }
