@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A stub Messaging API: POST /v1/messages answers 202 queued; list reads answer empty pages. */
+/**
+ * A stub Messaging API: POST /v1/messages answers 202 queued; list reads answer empty pages;
+ * `GET /__sends` answers `{ sends }` (for the benchmark, when the stub runs in its own process).
+ */
 export interface StubApi {
   readonly url: string;
   /** Sends accepted so far. */
@@ -32,7 +35,8 @@ export async function startStubApi(): Promise<StubApi> {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ items: [], nextCursor: null }));
+      if (req.url === '/__sends') res.end(JSON.stringify({ sends }));
+      else res.end(JSON.stringify({ items: [], nextCursor: null }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -161,9 +161,11 @@ class Run {
   async runPending(): Promise<void> {
     const doc = this.#doc;
     const todo = doc.pending.filter((e) => e.seq > doc.lastEffectSeq).sort((a, b) => a.seq - b.seq);
-    for (const effect of todo) {
+    for (const [i, effect] of todo.entries()) {
       await this.#effects.execute(effect);
       doc.lastEffectSeq = effect.seq;
+      // After the last one nothing is left to run: clear the list in the same write.
+      if (i === todo.length - 1) doc.pending = [];
       await this.#save();
     }
     if (doc.pending.length > 0) {

@@ -13,6 +13,7 @@ import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
 import { ConversationScheduler } from './scheduler.js';
 import { runDueTimers } from './timer-runner.js';
+import { TurnGate } from './turn-gate.js';
 import { workerId } from './worker-id.js';
 import type {
   Bot,
@@ -24,6 +25,9 @@ import type {
 } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Inbox items started per event-loop turn, and the turn's time slice (see {@link TurnGate}). */
+const ITEMS_PER_TURN = 1;
+const TURN_SLICE_MS = 2;
 
 /**
  * Creates a bot from flows, handlers and configuration. Configuration errors (missing
@@ -84,7 +88,7 @@ export function createBot(options: BotOptions): Bot {
   };
   const processor = new ConversationProcessor(deps);
   const scheduler = new ConversationScheduler(
-    createDrain(deps, processor, workerId()),
+    createDrain(deps, processor, workerId(), new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS)),
     options.concurrency ?? 16,
     logger,
   );

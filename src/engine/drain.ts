@@ -1,35 +1,46 @@
+import type { Lease } from '../store/store.js';
 import { ConversationConflictError, type ConversationProcessor } from './conversation-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { Drain } from './scheduler.js';
-
-/** Lease lifetime of a conversation; renewed before each item. */
-const LEASE_MS = 60_000;
+import type { TurnGate } from './turn-gate.js';
 
 /**
- * Drains a conversation's inbox in order under its lease (`conv:<id>`): peek one item,
- * process it, ack it; release; then look again (an item enqueued while releasing is not
+ * Lease lifetime of a conversation. Short, so that a conversation whose worker was
+ * killed is taken over quickly; a heartbeat renews it while a long item (a slow
+ * handler, a send waiting out a 429) runs.
+ */
+export const LEASE_MS = 12_000;
+/** Wall-clock period of the heartbeat that renews a held lease. */
+const HEARTBEAT_MS = LEASE_MS / 3;
+
+/**
+ * Drains a conversation's inbox in order under its lease (`conv:<id>`): wait for a turn
+ * of the optional {@link TurnGate}, peek one item, process it, ack it; release; then look again (an item enqueued while releasing is not
  * lost). Another process holding the lease means "not now": the sweeper comes back.
+ * The lease is renewed by a heartbeat and, in clock time, before an item when a third of
+ * it has passed; losing it (another token) stops the drain (writes are fenced anyway).
  */
 export function createDrain(
   deps: EngineDeps,
   processor: ConversationProcessor,
   owner: string,
+  gate?: TurnGate,
 ): Drain {
   const leaseName = (id: string): string => `conv:${id}`;
+  const acquire = (conversationId: string): Promise<Lease | undefined> =>
+    deps.store.acquireLease(leaseName(conversationId), owner, LEASE_MS, deps.clock.now());
   return async (conversationId) => {
     for (;;) {
-      const lease = await deps.store.acquireLease(
-        leaseName(conversationId),
-        owner,
-        LEASE_MS,
-        deps.clock.now(),
-      );
+      const lease = await acquire(conversationId);
       if (lease === undefined) {
         deps.logger.debug('conversation is leased elsewhere; leaving it', { conversationId });
         return;
       }
+      const held = new HeldLease(lease, () => acquire(conversationId));
       try {
         for (;;) {
+          // Each item waits for its turn, so acknowledgements are not kept waiting.
+          if (gate !== undefined) await gate.enter();
           const [item] = await deps.store.peekInbox(conversationId, 1);
           if (item === undefined) break;
           try {
@@ -49,19 +60,58 @@ export function createDrain(
             deps.emit('error', { conversationId, error });
           }
           await deps.store.ackInbox(conversationId, [item.id]);
-          const renewed = await deps.store.acquireLease(
-            leaseName(conversationId),
-            owner,
-            LEASE_MS,
-            deps.clock.now(),
-          );
-          if (renewed === undefined || renewed.token !== lease.token) return;
+          if (!(await held.stillOurs(deps.clock.now()))) return;
         }
       } finally {
+        await held.stop();
         await deps.store.releaseLease(leaseName(conversationId), owner);
       }
       const more = await deps.store.peekInbox(conversationId, 1);
       if (more.length === 0) return;
     }
   };
+}
+
+/** A lease being held: renewed by a wall-clock heartbeat and on demand in clock time. */
+class HeldLease {
+  readonly #token: number;
+  readonly #renew: () => Promise<Lease | undefined>;
+  readonly #heartbeat: NodeJS.Timeout;
+  #renewedAt: number;
+  #lost = false;
+  #inFlight: Promise<void> | undefined;
+
+  constructor(lease: Lease, renew: () => Promise<Lease | undefined>) {
+    this.#token = lease.token;
+    this.#renew = renew;
+    this.#renewedAt = lease.expiresAt - LEASE_MS;
+    this.#heartbeat = setInterval(() => void this.#renewNow(), HEARTBEAT_MS).unref();
+  }
+
+  /** False once the lease was found taken by someone else; renews it when due. */
+  async stillOurs(now: number): Promise<boolean> {
+    if (!this.#lost && now - this.#renewedAt >= HEARTBEAT_MS) await this.#renewNow();
+    return !this.#lost;
+  }
+
+  /** Stops the heartbeat; waits for a renewal in flight so none lands after a release. */
+  async stop(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    await this.#inFlight;
+  }
+
+  #renewNow(): Promise<void> {
+    this.#inFlight ??= this.#renew()
+      .then(
+        (renewed) => {
+          if (renewed === undefined || renewed.token !== this.#token) this.#lost = true;
+          else this.#renewedAt = renewed.expiresAt - LEASE_MS;
+        },
+        // A failed renewal (store unreachable) is retried by the next beat; the fence
+        // still protects every write.
+        () => undefined,
+      )
+      .finally(() => (this.#inFlight = undefined));
+    return this.#inFlight;
+  }
 }

@@ -8,6 +8,10 @@ export type Drain = (conversationId: string) => Promise<void>;
  * `concurrency` conversations at once. Scheduling a running conversation marks it to
  * run again after the current drain (no lost wake-ups). Also counts other in-flight
  * work so that {@link idle} means "nothing queued, running or tracked".
+ *
+ * New drains start in `setImmediate`, not inside the caller's promise chain: a callback
+ * is answered right after its durable enqueue, and engine work interleaves with I/O
+ * instead of running ahead of every pending acknowledgement.
  */
 export class ConversationScheduler {
   readonly #drain: Drain;
@@ -19,6 +23,7 @@ export class ConversationScheduler {
   readonly #again = new Set<string>();
   #tracked = 0;
   #waiters: Array<() => void> = [];
+  #pumpSoon: NodeJS.Immediate | undefined;
 
   constructor(drain: Drain, concurrency: number, logger: Logger) {
     this.#drain = drain;
@@ -35,7 +40,11 @@ export class ConversationScheduler {
     if (this.#queued.has(conversationId)) return;
     this.#queued.add(conversationId);
     this.#queue.push(conversationId);
-    this.#pump();
+    if (this.#pumpSoon !== undefined) return;
+    this.#pumpSoon = setImmediate(() => {
+      this.#pumpSoon = undefined;
+      this.#pump();
+    });
   }
 
   /** Counts a piece of work as in flight until it settles; returns it. */

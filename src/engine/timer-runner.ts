@@ -1,7 +1,10 @@
 import { RECONCILE_TIMER_PREFIX, type EngineDeps } from './engine-deps.js';
 
-/** How long a claimed timer stays hidden from other claimers before it can fire again. */
-const CLAIM_MS = 60_000;
+/**
+ * How long a claimed timer stays hidden from other claimers before it can fire again
+ * (delivering it is one enqueue; short so a killed worker's claims come back quickly).
+ */
+const CLAIM_MS = 12_000;
 const BATCH = 100;
 
 /**

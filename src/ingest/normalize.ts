@@ -17,11 +17,13 @@ const Location = z.looseObject({
   address: z.string().optional(),
 });
 
-const ContactCard = z.looseObject({
-  name: z.string().optional(),
-  phones: z.array(z.string()).optional(),
-  emails: z.array(z.string()).optional(),
-});
+const ContactCards = z.array(
+  z.looseObject({
+    name: z.string().optional(),
+    phones: z.array(z.string()).optional(),
+    emails: z.array(z.string()).optional(),
+  }),
+);
 
 /** The contact of a conversation, as the flow sees it. */
 export function contactOf(
@@ -43,8 +45,10 @@ export function toInboundMessage(message: Message): InboundMessage {
     occurredAt: message.occurredAt,
   };
   if (message.text?.body !== undefined) out.text = message.text.body;
-  const reply = InteractiveReply.safeParse(message.interactive);
-  if (reply.success) {
+  // Absent parts are skipped, not parsed: a failed safeParse builds an error (costly).
+  const reply =
+    message.interactive === undefined ? undefined : InteractiveReply.safeParse(message.interactive);
+  if (reply?.success === true) {
     out.optionId = reply.data.optionId;
     if (reply.data.label !== undefined) out.label = reply.data.label;
   }
@@ -56,8 +60,9 @@ export function toInboundMessage(message: Message): InboundMessage {
       ...(downloadPath === undefined ? {} : { downloadPath }),
     };
   }
-  const location = Location.safeParse(message.location);
-  if (location.success) {
+  const location =
+    message.location === undefined ? undefined : Location.safeParse(message.location);
+  if (location?.success === true) {
     const { latitude, longitude, name, address } = location.data;
     out.location = {
       latitude,
@@ -66,8 +71,9 @@ export function toInboundMessage(message: Message): InboundMessage {
       ...(address === undefined ? {} : { address }),
     };
   }
-  const cards = z.array(ContactCard).safeParse(message.contacts);
-  if (cards.success && message.contacts !== undefined) {
+  const cards =
+    message.contacts === undefined ? undefined : ContactCards.safeParse(message.contacts);
+  if (cards?.success === true) {
     out.contacts = cards.data.map((c) => ({
       ...(c.name === undefined ? {} : { name: c.name }),
       ...(c.phones === undefined ? {} : { phones: c.phones }),

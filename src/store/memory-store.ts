@@ -10,6 +10,7 @@ import type {
   TimerRecord,
   Versioned,
 } from './store.js';
+import { parseStored, storedSendSchema } from './redis-store-schemas.js';
 import { assertSortKey, compactString, fromJson, toJson } from './to-json.js';
 
 /** Options of {@link MemoryStore}. */
@@ -35,8 +36,7 @@ interface StoredValue {
 }
 
 interface StoredLease {
-  /** Undefined once released; the token stays so the next one is larger. */
-  readonly owner: string | undefined;
+  readonly owner: string;
   readonly token: number;
   readonly expiresAt: number;
 }
@@ -59,10 +59,12 @@ export class MemoryStore implements Store {
   #valueWrites = 0;
   #valuesAfterSweep = 0;
   readonly #timers = new MemoryTimers();
-  /** Send records hold only primitives, so a spread is a full copy. */
-  readonly #sends = new Map<string, SendRecord>();
+  /** Send records as compact JSON (they stay for as long as the store lives). */
+  readonly #sends = new Map<string, string>();
+  /** Message id -> the JSON of the record that had it when written. */
   readonly #sendByMessageId = new Map<string, string>();
-  readonly #leases = new Map<string, StoredLease>();
+  /** A released lease is kept as its last token alone (a small integer, no object). */
+  readonly #leases = new Map<string, StoredLease | number>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -83,7 +85,7 @@ export class MemoryStore implements Store {
   ): Promise<CasResult> {
     return run((): CasResult => {
       const json = compactString(toJson(value, `conversation ${conversationId}`));
-      if (fence !== undefined && this.#leases.get(`conv:${conversationId}`)?.token !== fence) {
+      if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
         return { status: 'fenced' };
       }
       const currentVersion = this.#docs.get(conversationId)?.version ?? 0;
@@ -209,8 +211,14 @@ export class MemoryStore implements Store {
 
   putSend(record: SendRecord): Promise<void> {
     return run(() => {
-      this.#sends.set(record.id, { ...record });
-      if (record.messageId !== undefined) this.#sendByMessageId.set(record.messageId, record.id);
+      const text = toJson(record, `send ${record.id}`);
+      // A pending record is rewritten moments later: only lasting ones are compacted.
+      const json = record.state === 'pending' ? text : compactString(text);
+      this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), json);
+      // The index points at the record's JSON itself (a shared reference, no copy).
+      if (record.messageId !== undefined) {
+        this.#sendByMessageId.set(compactString(record.messageId), json);
+      }
     });
   }
 
@@ -220,7 +228,11 @@ export class MemoryStore implements Store {
 
   findSendByMessageId(messageId: string): Promise<SendRecord | undefined> {
     return run(() => {
-      const id = this.#sendByMessageId.get(messageId);
+      const indexed = this.#sendByMessageId.get(messageId);
+      const id =
+        indexed === undefined
+          ? undefined
+          : parseStored(`send ${messageId}`, indexed, storedSendSchema).id;
       const record = id === undefined ? undefined : this.#getSend(id);
       // The record may have been rewritten with another message id since.
       return record?.messageId === messageId ? record : undefined;
@@ -234,23 +246,24 @@ export class MemoryStore implements Store {
     now: number,
   ): Promise<Lease | undefined> {
     return run(() => {
-      const current = this.#leases.get(name);
-      const held = current?.owner !== undefined && current.expiresAt > now;
-      if (held && current.owner !== owner) return undefined;
+      const stored = this.#leases.get(name);
+      const current = typeof stored === 'number' ? undefined : stored;
+      if (current !== undefined && current.expiresAt > now && current.owner !== owner) {
+        return undefined;
+      }
       // The same owner renews and keeps its token while nobody else took the lease.
-      const token = current?.owner === owner ? current.token : (current?.token ?? 0) + 1;
+      const last = typeof stored === 'number' ? stored : (current?.token ?? 0);
+      const token = current?.owner === owner ? current.token : last + 1;
       const lease = { owner, token, expiresAt: now + ttlMs };
-      this.#leases.set(current === undefined ? compactString(name) : name, lease);
+      this.#leases.set(stored === undefined ? compactString(name) : name, lease);
       return { name, ...lease };
     });
   }
 
   releaseLease(name: string, owner: string): Promise<void> {
     return run(() => {
-      const current = this.#leases.get(name);
-      if (current?.owner === owner) {
-        this.#leases.set(name, { owner: undefined, token: current.token, expiresAt: 0 });
-      }
+      const current = this.#lease(name);
+      if (current?.owner === owner) this.#leases.set(name, current.token);
     });
   }
 
@@ -259,8 +272,14 @@ export class MemoryStore implements Store {
   }
 
   #getSend(id: string): SendRecord | undefined {
-    const record = this.#sends.get(id);
-    return record && { ...record };
+    const json = this.#sends.get(id);
+    return json === undefined ? undefined : parseStored(`send ${id}`, json, storedSendSchema);
+  }
+
+  /** The lease currently held under `name` (undefined when none or released). */
+  #lease(name: string): StoredLease | undefined {
+    const stored = this.#leases.get(name);
+    return typeof stored === 'number' ? undefined : stored;
   }
 }
 

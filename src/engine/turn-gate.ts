@@ -1,0 +1,48 @@
+import { performance } from 'node:perf_hooks';
+
+/**
+ * Paces engine work by event-loop turns: each turn (`setImmediate`, the check phase)
+ * admits `perTurn` waiting units of work, and more start only while the turn's time
+ * slice lasts; the rest wait for a later turn. Between two turns the poll phase answers
+ * every pending request first, so callbacks are acknowledged promptly under load while
+ * the engine works off the backlog (and runs back to back when nothing else is waiting).
+ * @example
+ * const gate = new TurnGate(1, 2);
+ * await gate.enter(); // then process one inbox item
+ */
+export class TurnGate {
+  readonly #perTurn: number;
+  readonly #sliceMs: number;
+  #used = 0;
+  #sliceEnd = 0;
+  #waiters: Array<() => void> = [];
+  #turn: NodeJS.Immediate | undefined;
+
+  constructor(perTurn: number, sliceMs: number) {
+    this.#perTurn = Math.max(1, perTurn);
+    this.#sliceMs = sliceMs;
+  }
+
+  /** Resolves when this unit of work may start. */
+  enter(): Promise<void> {
+    this.#scheduleTurn();
+    const free = this.#waiters.length === 0 && this.#used < this.#perTurn;
+    if (free || performance.now() < this.#sliceEnd) {
+      this.#used++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #scheduleTurn(): void {
+    if (this.#turn !== undefined) return;
+    this.#turn = setImmediate(() => {
+      this.#turn = undefined;
+      this.#sliceEnd = performance.now() + this.#sliceMs;
+      const admitted = this.#waiters.splice(0, this.#perTurn);
+      this.#used = admitted.length;
+      if (this.#waiters.length > 0) this.#scheduleTurn();
+      for (const resolve of admitted) resolve();
+    });
+  }
+}
