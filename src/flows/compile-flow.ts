@@ -1,6 +1,6 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import { parseDuration } from '../core/duration.js';
-import type { FlowEvent, FlowEventType, FlowInput, RunnableFlow } from './contract.js';
+import { FLOW_EVENT_TYPES, type FlowEvent, type FlowInput, type RunnableFlow } from './contract.js';
 import { decide } from './decide.js';
 import { FlowError } from './flow-error.js';
 import { enterState, leaveState, type FlowRuntime } from './flow-runtime.js';
@@ -10,19 +10,6 @@ import { toWork, type CompiledContext } from './machine-context.js';
 
 /** Name of the waiting pre-state (cannot clash: state names start with a letter). */
 export const IDLE_STATE = '_idle';
-
-const EVENT_TYPES: readonly FlowEventType[] = [
-  'conversation.start',
-  'inbound.message',
-  'handler.done',
-  'handler.error',
-  'timer.fired',
-  'send.failed',
-  'send.unknown',
-  'window.closed',
-  'handoff.started',
-  'handoff.released',
-];
 
 /** Options of {@link compileFlow}. */
 export interface CompileOptions {
@@ -131,7 +118,7 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
 
   const routed = (from: string | null) =>
     Object.fromEntries(
-      EVENT_TYPES.map((type) => [
+      FLOW_EVENT_TYPES.map((type) => [
         type,
         [
           ...names.map((to) => ({

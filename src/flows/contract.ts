@@ -120,6 +120,20 @@ export type FlowEvent =
 
 export type FlowEventType = FlowEvent['type'];
 
+/** Every flow event type, for machines that list them (and for metrics labels). */
+export const FLOW_EVENT_TYPES: readonly FlowEventType[] = [
+  'conversation.start',
+  'inbound.message',
+  'handler.done',
+  'handler.error',
+  'timer.fired',
+  'send.failed',
+  'send.unknown',
+  'window.closed',
+  'handoff.started',
+  'handoff.released',
+];
+
 /** Effects a flow machine asks the engine to carry out. */
 export type Effect =
   | {
@@ -149,6 +163,16 @@ export type Effect =
   | { readonly kind: 'end'; readonly seq: number };
 
 export type EffectKind = Effect['kind'];
+
+/** Every effect kind. */
+export const EFFECT_KINDS: readonly EffectKind[] = [
+  'send',
+  'call',
+  'timer.start',
+  'timer.cancel',
+  'handoff.request',
+  'end',
+];
 
 /** The context shape every flow machine keeps (extra fields are allowed). */
 export interface FlowContext {

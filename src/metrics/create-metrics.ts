@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Bot } from '../engine/types.js';
-import type { FlowEvent } from '../flows/contract.js';
+import { MessageType } from '../api/resources.js';
+import { EFFECT_KINDS, FLOW_EVENT_TYPES } from '../flows/contract.js';
 import { boundedLabel, oneOf } from './bounded-label.js';
 import { sendOutcomeLabel } from './send-outcome-label.js';
 
@@ -21,31 +22,7 @@ export interface BotMetrics {
   dispose(): void;
 }
 
-const INBOUND_TYPES = [
-  'text',
-  'template',
-  'image',
-  'video',
-  'audio',
-  'document',
-  'interactive',
-  'location',
-  'contacts',
-  'unsupported',
-];
-const FLOW_EVENT_TYPES: readonly FlowEvent['type'][] = [
-  'conversation.start',
-  'inbound.message',
-  'handler.done',
-  'handler.error',
-  'timer.fired',
-  'send.failed',
-  'send.unknown',
-  'window.closed',
-  'handoff.started',
-  'handoff.released',
-];
-const EFFECT_KINDS = ['send', 'call', 'timer.start', 'timer.cancel', 'handoff.request', 'end'];
+const INBOUND_TYPES: readonly string[] = MessageType.options;
 const NAMES = [
   'switchboard_inbound_messages_total',
   'switchboard_flow_events_total',
