@@ -6,7 +6,12 @@ function capture(format: 'json' | 'pretty') {
   const stream = new PassThrough();
   const chunks: string[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
-  const logger = createLogger({ format, level: 'debug', stream, secrets: ['sk_live_SECRET123', 'whsec_ABCDEF99'] });
+  const logger = createLogger({
+    format,
+    level: 'debug',
+    stream,
+    secrets: ['sk_live_SECRET123', 'whsec_ABCDEF99'],
+  });
   return { logger, text: () => chunks.join('') };
 }
 
@@ -27,7 +32,9 @@ describe('createLogger', () => {
       const out = text();
       expect(out).toContain('calling with key');
       expect(out).toContain('POST /v1/messages');
-      expect(out).not.toMatch(/sk_live_SECRET123|whsec_ABCDEF99|other-key-value|abcdefghijk|"short"/);
+      expect(out).not.toMatch(
+        /sk_live_SECRET123|whsec_ABCDEF99|other-key-value|abcdefghijk|"short"/,
+      );
       expect(out).toContain('[redacted]');
       expect(out).toContain('application/json');
     });
