@@ -48,6 +48,12 @@ export const LIMITS = {
   currencyCodeLength: 3,
 } as const;
 
+/**
+ * The customer-service window (spec 4.5.5 rule 1): a non-template message needs an
+ * inbound message from the contact within the last 24 hours.
+ */
+export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 /** Request budgets of spec part 8. */
 export const BUDGETS = {
   /** Sends per key and per number. */

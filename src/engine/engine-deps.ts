@@ -28,8 +28,7 @@ export interface EngineDeps {
   enqueue(conversationId: string, item: InboxItem): Promise<boolean>;
 }
 
-/** The 24-hour customer-service window (spec 4.5.5). */
-export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+export { SERVICE_WINDOW_MS } from '../core/limits.js';
 
 /** Prefix of the internal timers that schedule reconciliation attempts. */
 export const RECONCILE_TIMER_PREFIX = '__reconcile:';

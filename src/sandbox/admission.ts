@@ -1,11 +1,9 @@
+import { SERVICE_WINDOW_MS } from '../core/limits.js';
 import { templateParameterKinds, type SendRequest } from '../messages/index.js';
 import type { NumberConfig, SandboxConfig, TemplateConfig } from './config.js';
 import type { ContactRecord, ConversationRecord } from './model.js';
 import { problem, type Problem } from './problem.js';
 import type { SandboxState } from './state.js';
-
-/** The customer-service window opened by the contact's last inbound message (spec 4.5.5). */
-export const SERVICE_WINDOW_MS = 24 * 3_600_000;
 
 /** Outcome of {@link admit}. */
 export type Admission =
