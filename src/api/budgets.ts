@@ -47,13 +47,13 @@ function rule(
 }
 
 /**
- * Default safety margin a client adds to every window. The client counts a request when
- * it takes the budget; the server counts it when the request arrives. Latency varies, so
- * two requests taken exactly one window apart can arrive less than a window apart. The
- * margin absorbs that jitter, including event-loop pauses of busy workers (cost: 0.8% of a 60 s budget; the 1 s burst rules never
- * govern sustained throughput because 600/min is below 20/s).
+ * Default margin a client adds to every window: the skew between workers' clocks. Latency
+ * needs none, since a taken unit counts until its request completes (see limiter.ts); but
+ * one worker's completion time and another's take time come from different clocks, so
+ * they may disagree by the skew (NTP keeps it to a few ms). Cost: 0.3% of a 60 s budget;
+ * the 1 s burst rules never govern sustained throughput (600/min is below 20/s).
  */
-export const DEFAULT_BUDGET_MARGIN_MS = 500;
+export const DEFAULT_BUDGET_MARGIN_MS = 200;
 
 /**
  * Rules one send takes, atomically: 20/s and 600/min per key and per number, 1,200/min

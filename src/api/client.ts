@@ -65,8 +65,8 @@ export interface MessagingClientOptions {
   /** Lifetime of a media slot whose holder died without releasing it. Default 15 min. */
   readonly mediaSlotTtlMs?: number;
   /**
-   * Added to every budget window so latency jitter never makes the server see more than
-   * its budget (default {@link DEFAULT_BUDGET_MARGIN_MS}).
+   * Added to every budget window for the skew between workers' clocks (default
+   * {@link DEFAULT_BUDGET_MARGIN_MS}). Latency needs no margin: budgets settle at completion.
    */
   readonly budgetMarginMs?: number;
 }
@@ -81,7 +81,7 @@ const SEND_ROUTE = 'POST /v1/messages';
 
 /**
  * Typed client of the Messaging Developer API (spec part 4): budgets taken before each
- * call, reads retried with backoff, sends never replayed.
+ * call and settled when it completes, reads retried with backoff, sends never replayed.
  * @example
  * const client = new MessagingClient({ baseUrl, apiKey, logger });
  * const result = await client.send(buildSendRequest('+14155550123', text('Hi')));
@@ -218,10 +218,14 @@ export class MessagingClient {
     if (checked.status === 'invalid') throw new MessageValidationError(checked.issues);
     const body = JSON.stringify(checked.value);
     const rules = this.#sendRules;
-    await this.#transport.takeBudget(rules);
-    const startedAt = this.#clock.now();
+    const { outcome, startedAt } = await this.#transport.budgetedExchange(
+      rules,
+      'POST',
+      '/v1/messages',
+      'json',
+      body,
+    );
     const requestTime = new Date(startedAt).toISOString();
-    const outcome = await this.#transport.exchange('POST', '/v1/messages', 'json', body);
     const result = sendOutcome(outcome, {
       route: SEND_ROUTE,
       requestTime,

@@ -49,7 +49,8 @@ export {
 export type { BudgetIdentity } from './budgets.js';
 export { MemoryLimiter } from './memory-limiter.js';
 export type { MemoryLimiterOptions } from './memory-limiter.js';
-export type { Limiter, BudgetRule, TakeResult, Slot } from './limiter.js';
+export type { Limiter, BudgetRule, TakeResult, TakeOptions, Ticket, Slot } from './limiter.js';
+export { DEFAULT_IN_FLIGHT_MS } from './limiter.js';
 export {
   DEFAULT_RETRY,
   backoffDelayMs,

@@ -1,5 +1,19 @@
 import { systemClock, type Clock } from '../core/clock.js';
-import type { BudgetRule, Limiter, Slot, TakeResult } from './limiter.js';
+import {
+  DEFAULT_IN_FLIGHT_MS,
+  type BudgetRule,
+  type Limiter,
+  type Slot,
+  type TakeOptions,
+  type TakeResult,
+  type Ticket,
+} from './limiter.js';
+
+/** One unit in a rule's log: completed at `at`, or in flight and counted until `at`. */
+interface Entry {
+  at: number;
+  readonly ticket: Ticket;
+}
 
 /** Options of {@link MemoryLimiter}. */
 export interface MemoryLimiterOptions {
@@ -9,28 +23,31 @@ export interface MemoryLimiterOptions {
 
 /**
  * An in-process {@link Limiter}: an exact sliding-window log per rule key, all-or-nothing
- * takes across rules, blocks from retry hints, and concurrency slots with a TTL.
- * A take at `now` counts earlier takes at `t` with `t > now - windowMs`, so any half-open
- * window of `windowMs` holds at most `limit` takes.
+ * takes across rules, settle-at-completion entries, blocks from retry hints, and
+ * concurrency slots with a TTL. A take at `now` counts entries at `t > now - windowMs`;
+ * an in-flight entry sits at `take + inFlightMs` until completed, so it counts in every
+ * window meanwhile (see limiter.ts for why this holds the server's budget exactly).
  * @example
  * const limiter = new MemoryLimiter({ clock });
  * const r = await limiter.take(sendBudgetRules(identity), clock.now());
  * if (!r.ok) await sleep(r.retryAfterMs);
+ * else try { await call(); } finally { await limiter.complete(rules, r.ticket, clock.now()); }
  */
 export class MemoryLimiter implements Limiter {
   readonly #clock: Clock;
-  /** Ascending take times per rule key. */
-  readonly #logs = new Map<string, number[]>();
+  /** Entries per rule key, ascending by `at`. */
+  readonly #logs = new Map<string, Entry[]>();
   readonly #blocks = new Map<string, number>();
   /** Holders per slot key: holder token -> expiry (epoch ms). */
   readonly #slots = new Map<string, Map<symbol, number>>();
+  #tickets = 0;
 
   constructor(options: MemoryLimiterOptions = {}) {
     this.#clock = options.clock ?? systemClock;
   }
 
   /** Takes one unit from every rule, or from none; otherwise says how long until all have room. */
-  take(rules: readonly BudgetRule[], now: number): Promise<TakeResult> {
+  take(rules: readonly BudgetRule[], now: number, options: TakeOptions = {}): Promise<TakeResult> {
     let waitMs = 0;
     for (const rule of rules) {
       const blockedUntil = this.#blocks.get(rule.key);
@@ -40,21 +57,35 @@ export class MemoryLimiter implements Limiter {
       }
       const log = this.#prune(rule, now);
       if (log.length >= rule.limit) {
-        // The take that must leave the window before this one fits.
+        // The entry that must leave the window before this take fits; an in-flight one
+        // leaves a full window after it completes, at the earliest now.
         const oldest = log[log.length - rule.limit];
-        if (oldest !== undefined) waitMs = Math.max(waitMs, oldest + rule.windowMs - now);
+        if (oldest !== undefined) {
+          waitMs = Math.max(waitMs, Math.min(oldest.at, now) + rule.windowMs - now);
+        }
       }
     }
-    if (waitMs > 0) return Promise.resolve({ ok: false, retryAfterMs: waitMs });
+    if (waitMs > 0) return Promise.resolve({ ok: false, retryAfterMs: Math.ceil(waitMs) });
+    const ticket = `m${++this.#tickets}`;
+    const until = now + (options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS);
     for (const rule of rules) {
       const log = this.#logs.get(rule.key) ?? [];
-      // Callers may pass a slightly older `now`; keep the log sorted.
-      let i = log.length;
-      while (i > 0 && (log[i - 1] ?? 0) > now) i--;
-      log.splice(i, 0, now);
+      insertSorted(log, { at: until, ticket });
       this.#logs.set(rule.key, log);
     }
-    return Promise.resolve({ ok: true });
+    return Promise.resolve({ ok: true, ticket });
+  }
+
+  /** Settles `ticket`: its entry in every rule's log moves to `now`. */
+  complete(rules: readonly BudgetRule[], ticket: Ticket, now: number): Promise<void> {
+    for (const rule of rules) {
+      const log = this.#logs.get(rule.key);
+      const i = log?.findIndex((e) => e.ticket === ticket) ?? -1;
+      if (log === undefined || i < 0) continue;
+      const [entry] = log.splice(i, 1);
+      if (entry !== undefined) insertSorted(log, { at: now, ticket: entry.ticket });
+    }
+    return Promise.resolve();
   }
 
   /** Blocks the keys until `untilMs`; an earlier block never shortens a longer one. */
@@ -82,19 +113,26 @@ export class MemoryLimiter implements Limiter {
     });
   }
 
-  /** Number of takes of `rule` inside its window at `now` (for tests and metrics). */
+  /** Number of entries of `rule` (in flight included) inside its window at `now`. */
   count(rule: BudgetRule, now: number): number {
     return this.#prune(rule, now).length;
   }
 
-  #prune(rule: BudgetRule, now: number): number[] {
+  #prune(rule: BudgetRule, now: number): Entry[] {
     const log = this.#logs.get(rule.key);
     if (log === undefined) return [];
     const from = now - rule.windowMs;
     let drop = 0;
-    while (drop < log.length && (log[drop] ?? 0) <= from) drop++;
+    while (drop < log.length && (log[drop]?.at ?? 0) <= from) drop++;
     if (drop > 0) log.splice(0, drop);
     if (log.length === 0) this.#logs.delete(rule.key);
     return log;
   }
+}
+
+/** Inserts keeping `log` ascending by `at` (after equal times, so order of takes holds). */
+function insertSorted(log: Entry[], entry: Entry): void {
+  let i = log.length;
+  while (i > 0 && (log[i - 1]?.at ?? 0) > entry.at) i--;
+  log.splice(i, 0, entry);
 }

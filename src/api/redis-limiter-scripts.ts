@@ -7,13 +7,17 @@ import { RedisScript } from '../store/redis-script.js';
 
 /**
  * All-or-nothing take over several sliding-window logs.
- * KEYS[1..n] the log zset of each rule (member: a unique take id, score: take time);
+ * KEYS[1..n] the log zset of each rule (member: a unique take id, the ticket; score: the
+ * completion time, or while in flight the in-flight bound);
  * KEYS[n+1..2n] the block key of each rule (value: blocked-until, epoch ms).
  * ARGV[1] now; ARGV[2] unique member for this take; ARGV[3] GC grace in ms;
- * then per rule i: ARGV[2+2i] limit, ARGV[3+2i] windowMs.
- * A log counts takes at t with t > now - windowMs. Returns 0 when one unit was taken from
- * every rule, else the wait in ms until every rule has room and no block applies
- * (nothing is consumed then).
+ * ARGV[4] in-flight bound (score of the new entries, > now);
+ * then per rule i: ARGV[3+2i] limit, ARGV[4+2i] windowMs.
+ * A log counts entries at t with t > now - windowMs; in-flight entries lie in the future,
+ * so they count in every window. Returns 0 when one unit was taken from every rule, else
+ * the wait in ms until every rule has room and no block applies (nothing is consumed
+ * then): exact for completed entries, the least possible one (completion now) for
+ * in-flight entries.
  */
 export const takeAll = new RedisScript(`
 local now = tonumber(ARGV[1])
@@ -21,24 +25,50 @@ local n = #KEYS / 2
 local wait = 0
 for i = 1, n do
   local log, block = KEYS[i], KEYS[n + i]
-  local limit, window = tonumber(ARGV[2 + 2 * i]), tonumber(ARGV[3 + 2 * i])
+  local limit, window = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
   local blocked_until = tonumber(redis.call('GET', block) or '0')
   if blocked_until > now then wait = math.max(wait, blocked_until - now) end
   redis.call('ZREMRANGEBYSCORE', log, '-inf', now - window)
   local count = redis.call('ZCARD', log)
   if count >= limit then
-    -- The take that must leave the window before this one fits.
+    -- The entry that must leave the window before this one fits.
     local oldest = redis.call('ZRANGE', log, count - limit, count - limit, 'WITHSCORES')
-    if oldest[2] then wait = math.max(wait, tonumber(oldest[2]) + window - now) end
+    if oldest[2] then
+      wait = math.max(wait, math.min(tonumber(oldest[2]), now) + window - now)
+    end
   end
 end
 -- Rounded up: a fractional wait must not read as 0 (taken).
 if wait > 0 then return math.ceil(wait) end
+local until_ms, grace = tonumber(ARGV[4]), tonumber(ARGV[3])
 for i = 1, n do
-  redis.call('ZADD', KEYS[i], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3 + 2 * i]) + tonumber(ARGV[3]))
+  redis.call('ZADD', KEYS[i], until_ms, ARGV[2])
+  -- Only ever lengthen the TTL: other entries may be in flight for longer.
+  local want = math.ceil(until_ms - now + tonumber(ARGV[4 + 2 * i]) + grace)
+  if redis.call('PTTL', KEYS[i]) < want then redis.call('PEXPIRE', KEYS[i], want) end
 end
 return 0
+`);
+
+/**
+ * Settles a ticket: its entry in every log gets the completion time as score.
+ * KEYS: the log zsets of the rules. ARGV[1] now; ARGV[2] the ticket (member);
+ * ARGV[3] GC grace in ms; then per rule i: ARGV[3+i] windowMs.
+ * A log without the member (expired, or never taken) is left alone. Returns the number
+ * of entries settled.
+ */
+export const completeTake = new RedisScript(`
+local now, grace = tonumber(ARGV[1]), tonumber(ARGV[3])
+local settled = 0
+for i = 1, #KEYS do
+  if redis.call('ZSCORE', KEYS[i], ARGV[2]) then
+    redis.call('ZADD', KEYS[i], 'XX', now, ARGV[2])
+    local want = math.ceil(tonumber(ARGV[3 + i]) + grace)
+    if redis.call('PTTL', KEYS[i]) < want then redis.call('PEXPIRE', KEYS[i], want) end
+    settled = settled + 1
+  end
+end
+return settled
 `);
 
 /**

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { RedisClient } from '../store/redis-script.js';
-import type { BudgetRule, Limiter, Slot, TakeResult } from './limiter.js';
+import {
+  DEFAULT_IN_FLIGHT_MS,
+  type BudgetRule,
+  type Limiter,
+  type Slot,
+  type TakeOptions,
+  type TakeResult,
+  type Ticket,
+} from './limiter.js';
 import * as scripts from './redis-limiter-scripts.js';
 
 /** Options of {@link RedisLimiter}. */
@@ -23,7 +31,9 @@ const reply = z.number().int().nonnegative();
 /**
  * A {@link Limiter} whose budgets, blocks and slots live in Redis, so every worker shares
  * them. A take checks every rule and block in one Lua script and consumes from all or
- * from none. Time comes from the workers' clocks, not Redis: keep them synchronised.
+ * from none; its entries stay in flight until a second script settles them at the
+ * completion time (see limiter.ts). Time comes from the workers' clocks, not Redis: keep
+ * them synchronised (the client's margin absorbs their skew).
  * All keys of one limiter share the hash tag `{<prefix>limiter}`, so a multi-rule take
  * stays in one Redis Cluster slot.
  * @example
@@ -44,17 +54,40 @@ export class RedisLimiter implements Limiter {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** Takes one unit from every rule, or from none; otherwise says how long until all have room. */
-  async take(rules: readonly BudgetRule[], now: number): Promise<TakeResult> {
-    if (rules.length === 0) return { ok: true };
+  /**
+   * Takes one unit from every rule, or from none; otherwise says how long until all have
+   * room. The units stay in flight until {@link RedisLimiter.complete}.
+   */
+  async take(
+    rules: readonly BudgetRule[],
+    now: number,
+    options: TakeOptions = {},
+  ): Promise<TakeResult> {
+    const ticket = `${this.#id}:${++this.#takes}`;
+    if (rules.length === 0) return { ok: true, ticket };
     const keys = [
       ...rules.map((r) => this.#logKey(r.key)),
       ...rules.map((r) => this.#blockKey(r.key)),
     ];
-    const args: (string | number)[] = [now, `${this.#id}:${++this.#takes}`, GC_GRACE_MS];
+    const until = now + (options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS);
+    const args: (string | number)[] = [now, ticket, GC_GRACE_MS, until];
     for (const rule of rules) args.push(rule.limit, rule.windowMs);
     const waitMs = reply.parse(await scripts.takeAll.run(this.#redis, keys, args));
-    return waitMs === 0 ? { ok: true } : { ok: false, retryAfterMs: waitMs };
+    return waitMs === 0 ? { ok: true, ticket } : { ok: false, retryAfterMs: waitMs };
+  }
+
+  /** Settles `ticket` for every worker: its entry in every rule's log moves to `now`. */
+  async complete(rules: readonly BudgetRule[], ticket: Ticket, now: number): Promise<void> {
+    if (rules.length === 0) return;
+    const args: (string | number)[] = [now, ticket, GC_GRACE_MS];
+    for (const rule of rules) args.push(rule.windowMs);
+    reply.parse(
+      await scripts.completeTake.run(
+        this.#redis,
+        rules.map((r) => this.#logKey(r.key)),
+        args,
+      ),
+    );
   }
 
   /** Blocks the keys until `untilMs` for every worker; a shorter block never shortens a longer one. */

@@ -10,11 +10,14 @@ import {
   type ApiError,
 } from './errors.js';
 import { exchange, type HttpOutcome } from './http.js';
-import type { BudgetRule, Limiter } from './limiter.js';
+import type { BudgetRule, Limiter, Ticket } from './limiter.js';
 import { backoffDelayMs, retryHintMs, type RetryPolicy } from './retry.js';
 
 /** A response outcome of {@link exchange}. */
 export type ResponseOutcome = Extract<HttpOutcome, { status: 'response' }>;
+
+/** How long past the request deadline a taken unit may stay in flight before it expires. */
+export const IN_FLIGHT_GRACE_MS = 30_000;
 
 /** A successful read: the 200 outcome and when its request was started (ISO). */
 export type ReadOutcome = ResponseOutcome & { readonly requestTime: string };
@@ -45,18 +48,62 @@ export interface CallRecord {
 }
 
 /**
- * @internal The wire layer of MessagingClient: budgets taken before each call, one
- * exchange per attempt, read retries with backoff and server hints, support logging.
+ * @internal The wire layer of MessagingClient: budgets taken before each call and settled
+ * when it completes (see limiter.ts), one exchange per attempt, read retries with backoff
+ * and server hints, support logging.
  */
 export class Transport {
   constructor(readonly options: TransportOptions) {}
 
-  /** Takes one unit of every rule, waiting (with the injectable sleep) while over budget. */
-  async takeBudget(rules: readonly BudgetRule[]): Promise<void> {
+  /**
+   * Takes one unit of every rule, waiting (with the injectable sleep) while over budget.
+   * The unit stays in flight until {@link Transport.completeBudget}; its bound is the
+   * request deadline plus {@link IN_FLIGHT_GRACE_MS}, so a dead process frees it later.
+   */
+  async takeBudget(rules: readonly BudgetRule[]): Promise<Ticket> {
+    const inFlightMs = this.options.timeoutMs + IN_FLIGHT_GRACE_MS;
     for (;;) {
-      const result = await this.options.limiter.take(rules, this.options.clock.now());
-      if (result.ok) return;
+      const result = await this.options.limiter.take(rules, this.options.clock.now(), {
+        inFlightMs,
+      });
+      if (result.ok) return result.ticket;
       await this.options.sleep(Math.max(1, result.retryAfterMs));
+    }
+  }
+
+  /**
+   * Settles a taken unit at the current time (the request completed or was given up). A
+   * failing limiter must not hide the request's outcome: the error is logged and the unit
+   * expires by its in-flight bound.
+   */
+  async completeBudget(rules: readonly BudgetRule[], ticket: Ticket): Promise<void> {
+    try {
+      await this.options.limiter.complete(rules, ticket, this.options.clock.now());
+    } catch (error) {
+      this.options.logger.warn('budget completion failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  /**
+   * One exchange inside the budgets: take, request, then complete in every case
+   * (response, error, timeout, network failure; a timeout completes when it gave up).
+   * Returns the outcome and when the request was started (epoch ms).
+   */
+  async budgetedExchange(
+    rules: readonly BudgetRule[],
+    method: 'GET' | 'POST',
+    path: string,
+    mode: 'json' | 'stream',
+    body?: string,
+  ): Promise<{ outcome: HttpOutcome; startedAt: number }> {
+    const ticket = await this.takeBudget(rules);
+    try {
+      const startedAt = this.options.clock.now();
+      return { outcome: await this.exchange(method, path, mode, body), startedAt };
+    } finally {
+      await this.completeBudget(rules, ticket);
     }
   }
 
@@ -96,11 +143,11 @@ export class Transport {
     rules: readonly BudgetRule[],
     mode: 'json' | 'stream' = 'json',
   ): Promise<ReadOutcome> {
-    const { clock, retry } = this.options;
+    const { retry } = this.options;
     for (let attempt = 1; ; attempt++) {
-      await this.takeBudget(rules);
-      const requestTime = new Date(clock.now()).toISOString();
-      const outcome = await this.exchange('GET', path, mode);
+      // Each attempt takes and completes its own unit.
+      const { outcome, startedAt } = await this.budgetedExchange(rules, 'GET', path, mode);
+      const requestTime = new Date(startedAt).toISOString();
       if (outcome.status === 'response' && outcome.httpStatus === 200) {
         this.log({ route, requestTime, status: 200, requestId: outcome.requestId, attempt });
         return { ...outcome, requestTime };

@@ -64,7 +64,8 @@ export interface BotHarness {
 
 /** A limiter that never limits: with a frozen test clock a budget wait would never end. */
 const unlimited: Limiter = {
-  take: () => Promise.resolve({ ok: true }),
+  take: () => Promise.resolve({ ok: true, ticket: 'unlimited' }),
+  complete: () => Promise.resolve(),
   block: () => Promise.resolve(),
   acquireSlot: () => Promise.resolve({ release: () => Promise.resolve() }),
 };

@@ -182,6 +182,7 @@ describe('MessagingClient.send', () => {
         if (r.ok) takes.push(now);
         return r;
       },
+      complete: (rules, ticket, now) => limiter.complete(rules, ticket, now),
       block: (keys, until) => limiter.block(keys, until),
       acquireSlot: (key, max, ttl) => limiter.acquireSlot(key, max, ttl),
     };
