@@ -1,53 +1,48 @@
-import type { ContactInfo, FlowEvent, RunnableFlow } from '../flows/contract.js';
+import type { ContactInfo } from '../flows/contract.js';
 import type { InboxItem } from '../store/store.js';
-import {
-  ConversationDocSchema,
-  InboxPayloadSchema,
-  type ConversationDoc,
-  type InboxPayload,
-} from './conversation-doc.js';
-import { EffectExecutor } from './effect-executor.js';
+import { ActorCache } from './actor-cache.js';
+import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
+import { ConversationRun, type Loaded } from './conversation-run.js';
 import type { EngineDeps } from './engine-deps.js';
-import { stepFlow } from './flow-runner.js';
-import { followStatus, followUnknownSend } from './send-followup.js';
+import { parseStoredDoc } from './stored-doc.js';
 
-/** A conversation document changed under us although we hold its lease. */
-export class ConversationConflictError extends Error {
-  constructor(conversationId: string, status: string) {
-    super(`conversation ${conversationId}: store write ${status}; the item will be retried`);
-    this.name = 'ConversationConflictError';
-  }
-}
+export { ConversationConflictError } from './conversation-run.js';
 
-/** A conversation document loaded for processing, with its CAS version. */
-interface Loaded {
-  doc: ConversationDoc;
-  version: number;
-}
+/** Live actors kept by default (see {@link ActorCache}). */
+export const ACTOR_CACHE_SIZE = 1024;
 
 /**
  * Processes one inbox item of one conversation (the caller holds the conversation's
  * lease): load the document, feed the event to the machine, persist with CAS, then
- * carry out the new effects, persisting progress after each one.
+ * carry out the new effects, persisting progress after each one. The actors of recently
+ * active conversations stay running in an LRU cache, used only while the stored
+ * document is still the one they produced.
  */
 export class ConversationProcessor {
   readonly #deps: EngineDeps;
+  readonly #actors: ActorCache;
 
-  constructor(deps: EngineDeps) {
+  constructor(deps: EngineDeps, actorCacheSize = ACTOR_CACHE_SIZE) {
     this.#deps = deps;
+    this.#actors = new ActorCache(actorCacheSize);
+  }
+
+  /** Stops the cached actors (the bot stopped). */
+  clear(): void {
+    this.#actors.clear();
   }
 
   /** Loads and validates a conversation document. */
   async load(conversationId: string): Promise<Loaded | undefined> {
     const stored = await this.#deps.store.getConversation(conversationId);
     if (stored === undefined) return undefined;
-    const parsed = ConversationDocSchema.safeParse(stored.value);
-    if (!parsed.success) {
+    const parsed = parseStoredDoc(stored.value);
+    if (parsed.status === 'invalid') {
       throw new Error(
-        `conversation ${conversationId}: stored document is invalid: ${parsed.error.message}`,
+        `conversation ${conversationId}: stored document is invalid: ${parsed.error}`,
       );
     }
-    return { doc: parsed.data, version: stored.version };
+    return { doc: parsed.doc, version: stored.version };
   }
 
   async process(conversationId: string, item: InboxItem, fence: number): Promise<void> {
@@ -68,10 +63,15 @@ export class ConversationProcessor {
       });
       return;
     }
-    const run = new Run(this.#deps, conversationId, loaded, fence);
-    // A crash may have left effects of the previous event unexecuted.
-    await run.runPending();
-    await run.apply(payload);
+    const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);
+    try {
+      // A crash may have left effects of the previous event unexecuted.
+      await run.runPending();
+      await run.apply(payload);
+      run.keepActor();
+    } finally {
+      run.dispose();
+    }
   }
 
   #fresh(payload: InboxPayload): Loaded | undefined {
@@ -98,179 +98,5 @@ export class ConversationProcessor {
       ended: false,
     };
     return { doc, version: 0 };
-  }
-}
-
-/** The processing of one item: a working copy of the document and how to save it. */
-class Run {
-  readonly #deps: EngineDeps;
-  readonly #id: string;
-  readonly #loaded: Loaded;
-  readonly #fence: number;
-  readonly #effects: EffectExecutor;
-
-  constructor(deps: EngineDeps, conversationId: string, loaded: Loaded, fence: number) {
-    this.#deps = deps;
-    this.#id = conversationId;
-    this.#loaded = loaded;
-    this.#fence = fence;
-    this.#effects = new EffectExecutor(deps, conversationId, loaded.doc);
-  }
-
-  get #doc(): ConversationDoc {
-    return this.#loaded.doc;
-  }
-
-  async apply(payload: InboxPayload): Promise<void> {
-    const doc = this.#doc;
-    switch (payload.kind) {
-      case 'inbound': {
-        doc.contact = payload.contact;
-        const at = Date.parse(payload.message.occurredAt);
-        doc.lastInboundAt = Math.max(doc.lastInboundAt ?? at, at);
-        if (payload.humanOwned !== undefined) await this.#ownership(payload.humanOwned);
-        if (doc.humanOwned) {
-          // Recorded (window, contact) but not fed: a person is handling it.
-          await this.#save();
-          return;
-        }
-        if (doc.heldSends.length > 0) {
-          await this.#save();
-          await this.#effects.flushHeld();
-        }
-        await this.#feed({ type: 'inbound.message', message: payload.message });
-        return;
-      }
-      case 'ownership':
-        if (payload.contact !== undefined) doc.contact = payload.contact;
-        await this.#ownership(payload.humanOwned);
-        await this.#save();
-        return;
-      case 'flow':
-        await this.#feed(payload.event);
-        return;
-      case 'status':
-        await this.#status(payload.messageId, payload.status, payload.failureCode);
-        return;
-      case 'reconcile':
-        await this.#reconcile(payload.sendId, payload.attempt);
-        return;
-    }
-  }
-
-  async runPending(): Promise<void> {
-    const doc = this.#doc;
-    const todo = doc.pending.filter((e) => e.seq > doc.lastEffectSeq).sort((a, b) => a.seq - b.seq);
-    for (const [i, effect] of todo.entries()) {
-      await this.#effects.execute(effect);
-      doc.lastEffectSeq = effect.seq;
-      // After the last one nothing is left to run: clear the list in the same write.
-      if (i === todo.length - 1) doc.pending = [];
-      await this.#save();
-    }
-    if (doc.pending.length > 0) {
-      doc.pending = [];
-      await this.#save();
-    }
-  }
-
-  async #ownership(humanOwned: boolean): Promise<void> {
-    const doc = this.#doc;
-    if (doc.humanOwned === humanOwned) return;
-    doc.humanOwned = humanOwned;
-    this.#deps.logger.info(
-      humanOwned ? 'a person took the conversation over' : 'conversation released to the bot',
-      {
-        conversationId: this.#id,
-      },
-    );
-    if (doc.snapshot !== null)
-      await this.#feed({ type: humanOwned ? 'handoff.started' : 'handoff.released' });
-  }
-
-  async #status(messageId: string, hinted: string, code: string | undefined): Promise<void> {
-    const event = await followStatus(this.#deps, this.#id, this.#doc.epoch, {
-      messageId,
-      hinted,
-      code,
-    });
-    if (event !== undefined) await this.#feed(event);
-  }
-
-  async #reconcile(sendId: string, attempt: number): Promise<void> {
-    const event = await followUnknownSend(this.#deps, this.#id, this.#doc.epoch, sendId, attempt);
-    if (event !== undefined) await this.#feed(event);
-  }
-
-  /** Feeds an event to the machine, persists, then runs the new effects. */
-  async #feed(event: FlowEvent): Promise<void> {
-    const doc = this.#doc;
-    const flow = this.#flow();
-    let snapshot = doc.snapshot;
-    if (snapshot !== null && doc.flowVersion !== flow.version)
-      snapshot = this.#migrate(flow, snapshot);
-    if (snapshot === null) {
-      // Only a message from the contact (or an explicit start) begins a conversation.
-      if (event.type !== 'inbound.message' && event.type !== 'conversation.start') return;
-      doc.epoch += 1;
-      doc.lastEffectSeq = -1;
-      doc.ended = false;
-    }
-    doc.flowId = flow.id;
-    doc.flowVersion = flow.version;
-    const step = stepFlow({
-      machine: flow.machine,
-      snapshot,
-      conversationId: this.#id,
-      contact: doc.contact,
-      event,
-    });
-    this.#deps.emit('event', { conversationId: this.#id, event });
-    if (step.status === 'error') {
-      this.#deps.logger.error('flow machine failed on an event; state unchanged', {
-        conversationId: this.#id,
-        event: event.type,
-        error: step.error instanceof Error ? step.error.message : String(step.error),
-      });
-      this.#deps.emit('error', { conversationId: this.#id, error: step.error });
-      await this.#save();
-      return;
-    }
-    doc.snapshot = step.snapshot;
-    doc.state = step.state;
-    doc.vars = step.context.vars;
-    doc.ended = step.context.ended;
-    doc.pending = step.context.outbox.filter((e) => e.seq > doc.lastEffectSeq);
-    await this.#save();
-    await this.runPending();
-  }
-
-  #flow(): RunnableFlow {
-    return this.#deps.flows.get(this.#doc.flowId) ?? this.#deps.entry;
-  }
-
-  #migrate(flow: RunnableFlow, snapshot: unknown): unknown {
-    const from = this.#doc.flowVersion;
-    this.#deps.logger.info('flow version changed', {
-      conversationId: this.#id,
-      from,
-      to: flow.version,
-    });
-    if (flow.onVersionChange.kind === 'restart') return null;
-    try {
-      return flow.onVersionChange.migrate(snapshot, from) ?? null;
-    } catch (error) {
-      this.#deps.logger.warn('flow migration failed; restarting the conversation', {
-        error: String(error),
-      });
-      return null;
-    }
-  }
-
-  async #save(): Promise<void> {
-    const { doc, version } = this.#loaded;
-    const result = await this.#deps.store.putConversation(this.#id, doc, version, this.#fence);
-    if (result.status !== 'ok') throw new ConversationConflictError(this.#id, result.status);
-    this.#loaded.version = result.version;
   }
 }

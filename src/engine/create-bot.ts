@@ -86,7 +86,7 @@ export function createBot(options: BotOptions): Bot {
       return fresh;
     },
   };
-  const processor = new ConversationProcessor(deps);
+  const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const scheduler = new ConversationScheduler(
     createDrain(deps, processor, workerId(), new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS)),
     options.concurrency ?? 16,
@@ -137,6 +137,7 @@ export function createBot(options: BotOptions): Bot {
       loop = undefined;
       await poller.stop();
       await scheduler.idle();
+      processor.clear();
       stopController.abort(new Error('bot stopped'));
       logger.info('bot stopped');
     },

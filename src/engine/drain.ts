@@ -11,7 +11,7 @@ import type { TurnGate } from './turn-gate.js';
  */
 export const LEASE_MS = 12_000;
 /** Wall-clock period of the heartbeat that renews a held lease. */
-const HEARTBEAT_MS = LEASE_MS / 3;
+export const HEARTBEAT_MS = LEASE_MS / 3;
 
 /**
  * Drains a conversation's inbox in order under its lease (`conv:<id>`): wait for a turn

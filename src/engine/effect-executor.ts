@@ -62,8 +62,9 @@ export class EffectExecutor {
           conversationId: id,
           handler: effect.handler,
           requestId: effect.requestId,
-          input: effect.input,
-          vars: doc.vars,
+          input: { ...effect.input },
+          // Copies: the handler must not reach the flow's own (possibly live) context.
+          vars: { ...doc.vars },
           contact: doc.contact,
           timeoutMs: effect.timeoutMs,
         });

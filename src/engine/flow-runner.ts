@@ -1,16 +1,23 @@
 import { createActor, type AnyStateMachine, type Snapshot, type StateValue } from 'xstate';
-import type { ContactInfo, FlowEvent } from '../flows/contract.js';
+import { isCompiledMachine } from '../flows/compile-flow.js';
+import type { ContactInfo, FlowContext, FlowEvent } from '../flows/contract.js';
+import type { CompiledContext } from '../flows/machine-context.js';
+import type { LiveActor } from './actor-cache.js';
 import { FlowContextSchema } from './schemas.js';
-import type { z } from 'zod';
 
 /** The result of feeding one event to a flow machine. */
 export type StepResult =
   | {
       readonly status: 'ok';
-      /** The new persisted snapshot (JSON). */
+      /** The new persisted snapshot (JSON values only). */
       readonly snapshot: unknown;
-      readonly context: z.infer<typeof FlowContextSchema>;
+      readonly context: FlowContext;
       readonly state: string;
+      /**
+       * The actor, still running, when it may be kept for the next event (a compiled
+       * machine whose snapshot is active); otherwise it was stopped.
+       */
+      readonly live?: LiveActor;
     }
   | { readonly status: 'error'; readonly error: unknown };
 
@@ -22,35 +29,54 @@ export interface StepInput {
   readonly conversationId: string;
   readonly contact: ContactInfo;
   readonly event: FlowEvent;
+  /** A running actor of `machine` whose persisted snapshot is `snapshot` (skips restoring). */
+  readonly live?: LiveActor | undefined;
 }
 
 /**
- * Restores (or creates) an actor, feeds it one event and returns its new persisted
- * snapshot. The machine is pure, so this does no I/O; an exception or an actor that
- * ends in the `error` status is an outcome, not a crash.
+ * Restores (or creates, or takes the given live) actor, feeds it one event and returns
+ * its new persisted snapshot. The machine is pure, so this does no I/O; an exception or
+ * an actor that ends in the `error` status is an outcome, not a crash.
+ *
+ * A machine built by `compileFlow` is trusted to follow the contract with JSON values
+ * only (its context is built that way), so its context is not re-validated and its
+ * persisted snapshot is stored as it is; any other machine's context is checked with
+ * zod and its snapshot goes through a JSON round trip (what is stored is what is restored).
  */
 export function stepFlow(input: StepInput): StepResult {
-  let failure: unknown;
+  let live = input.live;
   try {
-    const flowInput = { conversationId: input.conversationId, contact: input.contact };
-    const actor =
-      input.snapshot === undefined || input.snapshot === null
-        ? createActor(input.machine, { input: flowInput })
-        : // XState validates the persisted snapshot itself when restoring it.
-          createActor(input.machine, {
-            input: flowInput,
-            snapshot: input.snapshot as Snapshot<unknown>,
-          });
-    // Without an error listener XState rethrows errors asynchronously (a process crash).
-    const sub = actor.subscribe({ error: (err) => void (failure = err) });
-    actor.start();
+    if (live === undefined) live = startActor(input);
+    else live.failure = undefined;
+    const { actor } = live;
     actor.send(input.event);
     const snap = actor.getSnapshot();
+    const failure = live.failure;
+    if (failure !== undefined || snap.status === 'error') {
+      actor.stop();
+      return { status: 'error', error: failure ?? snap.error };
+    }
     const persisted: unknown = actor.getPersistedSnapshot();
-    sub.unsubscribe();
+    const state = statepath(snap.value as StateValue);
+    if (isCompiledMachine(input.machine)) {
+      // Built by compileFlow: its context type is CompiledContext by construction.
+      const context = snap.context as CompiledContext;
+      const keep = snap.status === 'active';
+      if (!keep) actor.stop();
+      return {
+        status: 'ok',
+        snapshot: persisted,
+        context: {
+          outbox: context.outbox,
+          seq: context.seq,
+          vars: context.vars,
+          ended: context.ended,
+        },
+        state,
+        ...(keep ? { live } : {}),
+      };
+    }
     actor.stop();
-    if (failure !== undefined) return { status: 'error', error: failure };
-    if (snap.status === 'error') return { status: 'error', error: snap.error };
     const context = FlowContextSchema.safeParse(snap.context);
     if (!context.success) {
       return {
@@ -60,15 +86,28 @@ export function stepFlow(input: StepInput): StepResult {
     }
     // JSON round trip: what is stored must be what is restored.
     const snapshot: unknown = JSON.parse(JSON.stringify(persisted));
-    return {
-      status: 'ok',
-      snapshot,
-      context: context.data,
-      state: statepath(snap.value as StateValue),
-    };
+    return { status: 'ok', snapshot, context: context.data, state };
   } catch (error) {
+    live?.actor.stop();
     return { status: 'error', error };
   }
+}
+
+function startActor(input: StepInput): LiveActor {
+  const flowInput = { conversationId: input.conversationId, contact: input.contact };
+  const actor =
+    input.snapshot === undefined || input.snapshot === null
+      ? createActor(input.machine, { input: flowInput })
+      : // XState validates the persisted snapshot itself when restoring it.
+        createActor(input.machine, {
+          input: flowInput,
+          snapshot: input.snapshot as Snapshot<unknown>,
+        });
+  const live: LiveActor = { actor, machine: input.machine, failure: undefined };
+  // Without an error listener XState rethrows errors asynchronously (a process crash).
+  actor.subscribe({ error: (err) => void (live.failure = err) });
+  actor.start();
+  return live;
 }
 
 /** `{ order: 'ask' }` → `order.ask`. */

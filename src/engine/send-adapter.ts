@@ -1,6 +1,11 @@
 import { fingerprintContent } from '../api/fingerprint.js';
-import { formatIssue, validateSendRequest } from '../messages/index.js';
+import { MESSAGING_PRODUCT } from '../api/resources.js';
+import { LIMITS } from '../core/limits.js';
 import type { OutboundContent } from '../flows/contract.js';
+import { takeValidatedContent } from '../flows/flow-runtime.js';
+import { formatIssue, validateSendRequest, type SendRequest } from '../messages/index.js';
+import { E164 } from '../messages/send-request.js';
+import type { ValidationResult } from '../messages/issues.js';
 import type { SendRecord } from '../store/store.js';
 import type { EngineDeps } from './engine-deps.js';
 
@@ -32,6 +37,21 @@ export interface SendJob {
   readonly content: OutboundContent;
 }
 
+/**
+ * Builds and validates the request. Content that a compiled flow validated in this
+ * process (the same object) is not validated again: the envelope (`to`) and the body
+ * size are all that is left to check; anything else goes through the full validation.
+ */
+function buildRequest(to: string, content: OutboundContent): ValidationResult<SendRequest> {
+  const trusted = takeValidatedContent(content);
+  if (trusted !== undefined && E164.test(to)) {
+    const request: SendRequest = { messaging_product: MESSAGING_PRODUCT, to, ...trusted };
+    if (Buffer.byteLength(JSON.stringify(request)) <= LIMITS.requestBodyBytes)
+      return { status: 'valid', value: request };
+  }
+  return validateSendRequest({ messaging_product: MESSAGING_PRODUCT, to, ...content });
+}
+
 /** The id of a send record: `<conversationId>:<epoch>:<seq>`. */
 export function sendRecordId(conversationId: string, epoch: number, seq: number): string {
   return `${conversationId}:${epoch}:${seq}`;
@@ -57,7 +77,7 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
       return { status: 'done', record: existing };
     }
   }
-  const built = validateSendRequest({ messaging_product: 'whatsapp', to: job.to, ...job.content });
+  const built = buildRequest(job.to, job.content);
   if (built.status === 'invalid') {
     deps.logger.error('send content is invalid; not sent', {
       conversationId: job.conversationId,

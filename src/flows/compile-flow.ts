@@ -11,6 +11,18 @@ import { toWork, type CompiledContext } from './machine-context.js';
 /** Name of the waiting pre-state (cannot clash: state names start with a letter). */
 export const IDLE_STATE = '_idle';
 
+/** Machines built by {@link compileFlow}: their context is plain JSON by construction. */
+const compiledMachines = new WeakSet<AnyStateMachine>();
+
+/**
+ * True for a machine built by {@link compileFlow}. Such a machine's context holds only
+ * JSON values, follows the contract's shape by construction, and its outbox is reset at
+ * every event (so effects already executed never matter to it again).
+ */
+export function isCompiledMachine(machine: AnyStateMachine): boolean {
+  return compiledMachines.has(machine);
+}
+
 /** Options of {@link compileFlow}. */
 export interface CompileOptions {
   /** Policy for snapshots persisted under another version (default: restart). */
@@ -178,5 +190,7 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
   });
   // exactOptionalPropertyTypes makes a concrete machine differ from AnyStateMachine only
   // in optional-property typing; the value is an ordinary XState machine.
-  return machine as unknown as AnyStateMachine;
+  const built = machine as unknown as AnyStateMachine;
+  compiledMachines.add(built);
+  return built;
 }

@@ -1,4 +1,4 @@
-import { validateContent } from '../messages/index.js';
+import { validateContent, type Content } from '../messages/index.js';
 import type { OutboundContent, WindowRule } from './contract.js';
 import { sayItems, type MessageItem, type SayInput } from './content-schema.js';
 import type { FlowDefinition, StateDef } from './flow-schema.js';
@@ -33,6 +33,37 @@ export function stateOf(rt: FlowRuntime, name: string): StateDef {
   return s;
 }
 
+/**
+ * Content objects validated here, until the send path takes them (FIFO, bounded: an
+ * entry nobody takes, e.g. a machine that failed later, is dropped after a while). A
+ * plain Map on purpose: a WeakMap that gets an entry per message makes V8 slow.
+ */
+const validated = new Map<object, Content>();
+const VALIDATED_MAX = 4096;
+
+/**
+ * Takes the content as validated by a compiled machine in this process, or undefined
+ * when this very object was not (for example, read back from a store): lets the send
+ * path skip checking it a second time. Nothing downstream changes effect content.
+ */
+export function takeValidatedContent(content: object): Content | undefined {
+  const value = validated.get(content);
+  if (value !== undefined) validated.delete(content);
+  return value;
+}
+
+function checkContent(content: OutboundContent): ReturnType<typeof validateContent> {
+  const checked = validateContent(content);
+  if (checked.status === 'valid') {
+    validated.set(checked.value, checked.value);
+    if (validated.size > VALIDATED_MAX) {
+      const oldest = validated.keys().next();
+      if (oldest.done !== true) validated.delete(oldest.value);
+    }
+  }
+  return checked;
+}
+
 function fillFor(w: Work): (text: string) => string {
   return (text) => interpolate(text, { vars: w.vars, contact: w.contact, error: w.lastError });
 }
@@ -51,7 +82,7 @@ export function sendContent(
   content: OutboundContent,
   rule: MessageItem['window'],
 ): boolean {
-  const checked = validateContent(content);
+  const checked = checkContent(content);
   if (checked.status === 'invalid')
     return fail(
       w,
@@ -65,7 +96,7 @@ export function sendContent(
   const r = rule ?? rt.def.window ?? { onClosed: 'wait' as const };
   let window: WindowRule;
   if (r.onClosed === 'template') {
-    const fallback = validateContent(renderTemplate(r.template, fillFor(w)));
+    const fallback = checkContent(renderTemplate(r.template, fillFor(w)));
     if (fallback.status === 'invalid') {
       return fail(
         w,

@@ -22,6 +22,9 @@ export function fromJson(text: string): unknown {
   return JSON.parse(text) as unknown;
 }
 
+/** Reused encoding buffer of {@link compactString}. */
+const scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
 /**
  * Returns a flat, exactly-sized copy of a string. V8 keeps the results of
  * `JSON.stringify` over-allocated and concatenations as rope (cons) strings; the memory
@@ -29,7 +32,10 @@ export function fromJson(text: string): unknown {
  * conversations stay small (about 40% less per document).
  */
 export function compactString(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
+  // Worst case 3 bytes per UTF-16 unit: encode into one reused buffer (no allocation).
+  if (text.length * 3 > scratch.length) return Buffer.from(text, 'utf8').toString('utf8');
+  const bytes = scratch.write(text, 0, 'utf8');
+  return scratch.toString('utf8', 0, bytes);
 }
 
 /** An inbox sortKey must be a finite number (it is a Redis zset score). */

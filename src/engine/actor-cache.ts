@@ -1,0 +1,106 @@
+import type { Actor, AnyStateMachine } from 'xstate';
+
+/** A started actor kept between events, with what its persisted snapshot was stored as. */
+export interface LiveActor {
+  readonly actor: Actor<AnyStateMachine>;
+  readonly machine: AnyStateMachine;
+  /** An error the actor reported while handling the current event (set by its observer). */
+  failure: unknown;
+}
+
+/** A cached actor and the stored document it matches. */
+interface Entry {
+  readonly live: LiveActor;
+  /** Document version whose snapshot is this actor's persisted snapshot. */
+  readonly version: number;
+  /** Epoch and state path of that document (a second, cheap identity check). */
+  readonly epoch: number;
+  readonly state: string;
+}
+
+/** Which stored document a cached actor must match to be used. */
+export interface ActorKey {
+  readonly machine: AnyStateMachine;
+  readonly version: number;
+  readonly epoch: number;
+  readonly state: string;
+}
+
+/**
+ * Least-recently-used cache of live flow actors, one per conversation, so that an event
+ * for a busy conversation skips restoring the actor from its persisted snapshot. An actor
+ * is only ever used for the exact document version it produced (a write by anyone else
+ * bumps the version, so the stored snapshot is restored instead); {@link take} removes
+ * the entry, and the engine puts it back only after the new snapshot was stored.
+ * @example
+ * const cache = new ActorCache(1024);
+ * const live = cache.take('c1', { machine, version: 7, epoch: 1, state: 'ask' });
+ */
+export class ActorCache {
+  readonly #max: number;
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(max: number) {
+    this.#max = Math.max(0, Math.floor(max));
+  }
+
+  /** Number of actors held. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Removes and returns the conversation's actor when it matches `key`; an actor that
+   * does not match is stopped and dropped.
+   */
+  take(conversationId: string, key: ActorKey): LiveActor | undefined {
+    const entry = this.#entries.get(conversationId);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(conversationId);
+    const matches =
+      entry.live.machine === key.machine &&
+      entry.version === key.version &&
+      entry.epoch === key.epoch &&
+      entry.state === key.state;
+    if (matches) return entry.live;
+    entry.live.actor.stop();
+    return undefined;
+  }
+
+  /** Keeps an actor whose persisted snapshot is now stored as `key` (most recent use). */
+  put(conversationId: string, live: LiveActor, key: Omit<ActorKey, 'machine'>): void {
+    if (this.#max === 0) {
+      live.actor.stop();
+      return;
+    }
+    const previous = this.#entries.get(conversationId);
+    if (previous !== undefined) {
+      this.#entries.delete(conversationId);
+      if (previous.live !== live) previous.live.actor.stop();
+    }
+    this.#entries.set(conversationId, {
+      live,
+      version: key.version,
+      epoch: key.epoch,
+      state: key.state,
+    });
+    if (this.#entries.size > this.#max) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done !== true) this.drop(oldest.value);
+    }
+  }
+
+  /** Stops and forgets the conversation's actor, if any. */
+  drop(conversationId: string): void {
+    const entry = this.#entries.get(conversationId);
+    if (entry === undefined) return;
+    this.#entries.delete(conversationId);
+    entry.live.actor.stop();
+  }
+
+  /** Stops and forgets every actor. */
+  clear(): void {
+    for (const entry of this.#entries.values()) entry.live.actor.stop();
+    this.#entries.clear();
+  }
+}

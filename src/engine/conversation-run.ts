@@ -1,0 +1,250 @@
+import { isCompiledMachine } from '../flows/compile-flow.js';
+import type { FlowEvent, RunnableFlow } from '../flows/contract.js';
+import type { ActorCache, LiveActor } from './actor-cache.js';
+import type { ConversationDoc, InboxPayload } from './conversation-doc.js';
+import { EffectExecutor } from './effect-executor.js';
+import type { EngineDeps } from './engine-deps.js';
+import { stepFlow } from './flow-runner.js';
+import { followStatus, followUnknownSend } from './send-followup.js';
+import { toStoredDoc } from './stored-doc.js';
+
+/** A conversation document changed under us although we hold its lease. */
+export class ConversationConflictError extends Error {
+  constructor(conversationId: string, status: string) {
+    super(`conversation ${conversationId}: store write ${status}; the item will be retried`);
+    this.name = 'ConversationConflictError';
+  }
+}
+
+/** A conversation document loaded for processing, with its CAS version. */
+export interface Loaded {
+  doc: ConversationDoc;
+  version: number;
+}
+
+/** The processing of one item: a working copy of the document and how to save it. */
+export class ConversationRun {
+  readonly #deps: EngineDeps;
+  readonly #actors: ActorCache;
+  readonly #id: string;
+  readonly #loaded: Loaded;
+  readonly #fence: number;
+  readonly #effects: EffectExecutor;
+  /** The running actor whose persisted snapshot is `doc.snapshot` (when there is one). */
+  #live: LiveActor | undefined;
+
+  constructor(
+    deps: EngineDeps,
+    actors: ActorCache,
+    conversationId: string,
+    loaded: Loaded,
+    fence: number,
+  ) {
+    this.#deps = deps;
+    this.#actors = actors;
+    this.#id = conversationId;
+    this.#loaded = loaded;
+    this.#fence = fence;
+    this.#effects = new EffectExecutor(deps, conversationId, loaded.doc);
+  }
+
+  get #doc(): ConversationDoc {
+    return this.#loaded.doc;
+  }
+
+  async apply(payload: InboxPayload): Promise<void> {
+    const doc = this.#doc;
+    switch (payload.kind) {
+      case 'inbound': {
+        doc.contact = payload.contact;
+        const at = Date.parse(payload.message.occurredAt);
+        doc.lastInboundAt = Math.max(doc.lastInboundAt ?? at, at);
+        if (payload.humanOwned !== undefined) await this.#ownership(payload.humanOwned);
+        if (doc.humanOwned) {
+          // Recorded (window, contact) but not fed: a person is handling it.
+          await this.#save();
+          return;
+        }
+        if (doc.heldSends.length > 0) {
+          await this.#save();
+          await this.#effects.flushHeld();
+        }
+        await this.#feed({ type: 'inbound.message', message: payload.message });
+        return;
+      }
+      case 'ownership':
+        if (payload.contact !== undefined) doc.contact = payload.contact;
+        await this.#ownership(payload.humanOwned);
+        await this.#save();
+        return;
+      case 'flow':
+        await this.#feed(payload.event);
+        return;
+      case 'status':
+        await this.#status(payload.messageId, payload.status, payload.failureCode);
+        return;
+      case 'reconcile':
+        await this.#reconcile(payload.sendId, payload.attempt);
+        return;
+    }
+  }
+
+  /** Hands the live actor to the cache: the stored document is the one it produced. */
+  keepActor(): void {
+    const live = this.#live;
+    const { doc, version } = this.#loaded;
+    if (live === undefined || doc.snapshot === null || live.machine !== this.#flow().machine)
+      return;
+    this.#live = undefined;
+    this.#actors.put(this.#id, live, { version, epoch: doc.epoch, state: doc.state });
+  }
+
+  /** Stops an actor that was not kept (an error or a conflict ended the run). */
+  dispose(): void {
+    this.#live?.actor.stop();
+    this.#live = undefined;
+  }
+
+  async runPending(): Promise<void> {
+    const doc = this.#doc;
+    const todo = doc.pending.filter((e) => e.seq > doc.lastEffectSeq).sort((a, b) => a.seq - b.seq);
+    for (const [i, effect] of todo.entries()) {
+      await this.#effects.execute(effect);
+      doc.lastEffectSeq = effect.seq;
+      // After the last one nothing is left to run: clear the list in the same write.
+      if (i === todo.length - 1) doc.pending = [];
+      await this.#save();
+    }
+    if (doc.pending.length > 0) {
+      doc.pending = [];
+      await this.#save();
+    }
+  }
+
+  async #ownership(humanOwned: boolean): Promise<void> {
+    const doc = this.#doc;
+    if (doc.humanOwned === humanOwned) return;
+    doc.humanOwned = humanOwned;
+    this.#deps.logger.info(
+      humanOwned ? 'a person took the conversation over' : 'conversation released to the bot',
+      {
+        conversationId: this.#id,
+      },
+    );
+    if (doc.snapshot !== null)
+      await this.#feed({ type: humanOwned ? 'handoff.started' : 'handoff.released' });
+  }
+
+  async #status(messageId: string, hinted: string, code: string | undefined): Promise<void> {
+    const event = await followStatus(this.#deps, this.#id, this.#doc.epoch, {
+      messageId,
+      hinted,
+      code,
+    });
+    if (event !== undefined) await this.#feed(event);
+  }
+
+  async #reconcile(sendId: string, attempt: number): Promise<void> {
+    const event = await followUnknownSend(this.#deps, this.#id, this.#doc.epoch, sendId, attempt);
+    if (event !== undefined) await this.#feed(event);
+  }
+
+  /** Feeds an event to the machine, persists, then runs the new effects. */
+  async #feed(event: FlowEvent): Promise<void> {
+    const doc = this.#doc;
+    const flow = this.#flow();
+    let snapshot = doc.snapshot;
+    if (snapshot !== null && doc.flowVersion !== flow.version)
+      snapshot = this.#migrate(flow, snapshot);
+    if (snapshot === null) {
+      // Only a message from the contact (or an explicit start) begins a conversation.
+      if (event.type !== 'inbound.message' && event.type !== 'conversation.start') return;
+      doc.epoch += 1;
+      doc.lastEffectSeq = -1;
+      doc.ended = false;
+    }
+    const live = snapshot === null ? undefined : this.#liveFor(flow, snapshot);
+    if (live === undefined) this.dispose();
+    this.#live = undefined;
+    doc.flowId = flow.id;
+    doc.flowVersion = flow.version;
+    const step = stepFlow({
+      machine: flow.machine,
+      snapshot,
+      conversationId: this.#id,
+      contact: doc.contact,
+      event,
+      live,
+    });
+    this.#deps.emit('event', { conversationId: this.#id, event });
+    if (step.status === 'error') {
+      this.#deps.logger.error('flow machine failed on an event; state unchanged', {
+        conversationId: this.#id,
+        event: event.type,
+        error: step.error instanceof Error ? step.error.message : String(step.error),
+      });
+      this.#deps.emit('error', { conversationId: this.#id, error: step.error });
+      await this.#save();
+      return;
+    }
+    this.#live = step.live;
+    doc.snapshot = step.snapshot;
+    doc.state = step.state;
+    doc.vars = step.context.vars;
+    doc.ended = step.context.ended;
+    doc.pending = step.context.outbox.filter((e) => e.seq > doc.lastEffectSeq);
+    await this.#save();
+    await this.runPending();
+  }
+
+  /** A running actor whose state is `snapshot`: this run's own, or a matching cached one. */
+  #liveFor(flow: RunnableFlow, snapshot: unknown): LiveActor | undefined {
+    const doc = this.#doc;
+    if (snapshot !== doc.snapshot) return undefined;
+    if (this.#live !== undefined)
+      return this.#live.machine === flow.machine ? this.#live : undefined;
+    return this.#actors.take(this.#id, {
+      machine: flow.machine,
+      version: this.#loaded.version,
+      epoch: doc.epoch,
+      state: doc.state,
+    });
+  }
+
+  #flow(): RunnableFlow {
+    return this.#deps.flows.get(this.#doc.flowId) ?? this.#deps.entry;
+  }
+
+  #migrate(flow: RunnableFlow, snapshot: unknown): unknown {
+    const from = this.#doc.flowVersion;
+    this.#deps.logger.info('flow version changed', {
+      conversationId: this.#id,
+      from,
+      to: flow.version,
+    });
+    if (flow.onVersionChange.kind === 'restart') return null;
+    try {
+      return flow.onVersionChange.migrate(snapshot, from) ?? null;
+    } catch (error) {
+      this.#deps.logger.warn('flow migration failed; restarting the conversation', {
+        error: String(error),
+      });
+      return null;
+    }
+  }
+
+  async #save(): Promise<void> {
+    const { doc, version } = this.#loaded;
+    const flow = this.#flow();
+    // Executed effects are dropped from the stored outbox of a machine that resets it at
+    // every event; anything still to run is in `pending`.
+    const dropOutbox =
+      doc.pending.length === 0 &&
+      doc.flowVersion === flow.version &&
+      isCompiledMachine(flow.machine);
+    const stored = toStoredDoc(doc, dropOutbox);
+    const result = await this.#deps.store.putConversation(this.#id, stored, version, this.#fence);
+    if (result.status !== 'ok') throw new ConversationConflictError(this.#id, result.status);
+    this.#loaded.version = result.version;
+  }
+}

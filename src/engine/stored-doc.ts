@@ -1,0 +1,192 @@
+/**
+ * The stored form of a conversation document: what the machine snapshot already holds is
+ * left out (the contact and the variables when they equal the persisted context's), and
+ * so are empty lists; older documents with every field read the same way. Reading is
+ * validated: a hand-written check for the common shape (no effects waiting), zod for
+ * the rest and for every error message.
+ */
+import { z } from 'zod';
+import { ConversationDocSchema, type ConversationDoc } from './conversation-doc.js';
+import { ContactInfoSchema, EffectSchema, SendEffectSchema, VarsSchema } from './schemas.js';
+
+const StoredDocSchema = ConversationDocSchema.extend({
+  contact: ContactInfoSchema.exactOptional(),
+  vars: VarsSchema.exactOptional(),
+  pending: z.array(EffectSchema).exactOptional(),
+  heldSends: z.array(SendEffectSchema).exactOptional(),
+});
+
+/** Where left-out fields are found again: the persisted machine context. */
+const SnapshotContextSchema = z.looseObject({
+  context: z.looseObject({
+    contact: ContactInfoSchema.exactOptional(),
+    vars: VarsSchema.exactOptional(),
+  }),
+});
+
+/** Result of {@link parseStoredDoc}. */
+export type StoredDocResult =
+  | { readonly status: 'valid'; readonly doc: ConversationDoc }
+  | { readonly status: 'invalid'; readonly error: string };
+
+/** Reads a stored document back (validated); the error names what is wrong. */
+export function parseStoredDoc(value: unknown): StoredDocResult {
+  const fast = readCommon(value);
+  if (fast !== undefined) return { status: 'valid', doc: fast };
+  const parsed = StoredDocSchema.safeParse(value);
+  if (!parsed.success) return { status: 'invalid', error: parsed.error.message };
+  const { contact, vars, pending, heldSends, ...rest } = parsed.data;
+  let context: z.infer<typeof SnapshotContextSchema>['context'] | undefined;
+  if (contact === undefined || vars === undefined) {
+    const snapshot = SnapshotContextSchema.safeParse(rest.snapshot);
+    context = snapshot.success ? snapshot.data.context : undefined;
+  }
+  const fullContact = contact ?? context?.contact;
+  const fullVars = vars ?? context?.vars;
+  if (fullContact === undefined || fullVars === undefined) {
+    return { status: 'invalid', error: 'contact or vars missing from document and snapshot' };
+  }
+  return {
+    status: 'valid',
+    doc: {
+      ...rest,
+      contact: fullContact,
+      vars: fullVars,
+      pending: pending ?? [],
+      heldSends: heldSends ?? [],
+    },
+  };
+}
+
+/**
+ * The stored form of a document. With `dropOutbox`, the persisted context's outbox is
+ * stored empty: only for machines that reset it at every event, once every effect in it
+ * was executed (`pending` holds anything still to run).
+ */
+export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<string, unknown> {
+  const context = objectAt(doc.snapshot, 'context');
+  const stored: Record<string, unknown> = {
+    flowId: doc.flowId,
+    flowVersion: doc.flowVersion,
+    epoch: doc.epoch,
+    lastEffectSeq: doc.lastEffectSeq,
+    humanOwned: doc.humanOwned,
+    state: doc.state,
+    ended: doc.ended,
+    snapshot:
+      dropOutbox && context !== undefined && isNonEmptyArray(context['outbox'])
+        ? { ...(doc.snapshot as object), context: { ...context, outbox: [] } }
+        : doc.snapshot,
+  };
+  if (doc.lastInboundAt !== undefined) stored['lastInboundAt'] = doc.lastInboundAt;
+  if (!sameContact(context?.['contact'], doc.contact)) stored['contact'] = doc.contact;
+  if (!sameVars(context?.['vars'], doc.vars)) stored['vars'] = doc.vars;
+  if (doc.pending.length > 0) stored['pending'] = doc.pending;
+  if (doc.heldSends.length > 0) stored['heldSends'] = doc.heldSends;
+  return stored;
+}
+
+/**
+ * The common stored shape, checked by hand (no effects pending or held): exactly what the
+ * zod schema accepts for it, or undefined to let zod decide.
+ */
+function readCommon(value: unknown): ConversationDoc | undefined {
+  if (!isObject(value)) return undefined;
+  const v = value;
+  if (
+    typeof v['flowId'] !== 'string' ||
+    !Number.isSafeInteger(v['flowVersion']) ||
+    !Number.isSafeInteger(v['epoch']) ||
+    !Number.isSafeInteger(v['lastEffectSeq']) ||
+    typeof v['humanOwned'] !== 'boolean' ||
+    typeof v['state'] !== 'string' ||
+    typeof v['ended'] !== 'boolean' ||
+    !emptyOrAbsent(v, 'pending') ||
+    !emptyOrAbsent(v, 'heldSends')
+  ) {
+    return undefined;
+  }
+  const lastInboundAt = v['lastInboundAt'];
+  if (Object.hasOwn(v, 'lastInboundAt') && !Number.isFinite(lastInboundAt)) return undefined;
+  const context = objectAt(v['snapshot'], 'context');
+  const contact = readContact(Object.hasOwn(v, 'contact') ? v['contact'] : context?.['contact']);
+  const vars = readVars(Object.hasOwn(v, 'vars') ? v['vars'] : context?.['vars']);
+  if (contact === undefined || vars === undefined) return undefined;
+  const doc: ConversationDoc = {
+    flowId: v['flowId'],
+    flowVersion: v['flowVersion'] as number,
+    epoch: v['epoch'] as number,
+    snapshot: v['snapshot'],
+    pending: [],
+    lastEffectSeq: v['lastEffectSeq'] as number,
+    contact,
+    humanOwned: v['humanOwned'],
+    heldSends: [],
+    state: v['state'],
+    vars,
+    ended: v['ended'],
+  };
+  if (typeof lastInboundAt === 'number') doc.lastInboundAt = lastInboundAt;
+  return doc;
+}
+
+function readContact(value: unknown): ConversationDoc['contact'] | undefined {
+  if (!isObject(value)) return undefined;
+  const { phone, id, name } = value;
+  if (typeof phone !== 'string' || typeof id !== 'string' || typeof name !== 'string')
+    return undefined;
+  return { phone, id, name };
+}
+
+function readVars(value: unknown): ConversationDoc['vars'] | undefined {
+  if (!isObject(value)) return undefined;
+  const vars: ConversationDoc['vars'] = {};
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (
+      item === null ||
+      typeof item === 'string' ||
+      typeof item === 'boolean' ||
+      (typeof item === 'number' && Number.isFinite(item))
+    ) {
+      vars[key] = item;
+    } else {
+      return undefined;
+    }
+  }
+  return vars;
+}
+
+function sameContact(a: unknown, b: ConversationDoc['contact']): boolean {
+  return isObject(a) && a['phone'] === b.phone && a['id'] === b.id && a['name'] === b.name;
+}
+
+/** Variables are flat (JSON scalars), so a shallow comparison is exact. */
+function sameVars(a: unknown, b: Record<string, unknown>): boolean {
+  if (a === b) return true;
+  if (!isObject(a)) return false;
+  const keys = Object.keys(b);
+  if (Object.keys(a).length !== keys.length) return false;
+  for (const key of keys) if (!Object.hasOwn(a, key) || !Object.is(a[key], b[key])) return false;
+  return true;
+}
+
+function emptyOrAbsent(v: Record<string, unknown>, key: string): boolean {
+  if (!Object.hasOwn(v, key)) return true;
+  const list = v[key];
+  return Array.isArray(list) && list.length === 0;
+}
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  const inner = value[key];
+  return isObject(inner) ? inner : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNonEmptyArray(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0;
+}

@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { ConversationProcessor } from '../../src/engine/conversation-processor.js';
+import { createDrain, HEARTBEAT_MS, LEASE_MS } from '../../src/engine/drain.js';
+import type { EngineDeps } from '../../src/engine/engine-deps.js';
+import type { EngineClient, HandlerResult } from '../../src/engine/types.js';
+import { compileFlow, defineFlow } from '../../src/flows/index.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+
+const START = Date.parse('2026-03-01T12:00:00.000Z');
+const CONV = 'c1';
+const LEASE = `conv:${CONV}`;
+
+/** A flow whose first state calls the `slow` handler. */
+const slowFlow = compileFlow(
+  defineFlow({
+    id: 'slow',
+    version: 1,
+    start: 'work',
+    states: {
+      work: { call: { handler: 'slow', outcomes: { ok: 'done' }, timeout: '10m' } },
+      done: { say: 'Done.', final: true },
+    },
+  }),
+);
+
+const client: EngineClient = {
+  send: () => Promise.resolve({ status: 'accepted', messageId: 'wamid_1' }),
+  listConversations: () => Promise.resolve({ items: [], nextCursor: null }),
+  listMessages: () => Promise.resolve({ items: [], nextCursor: null }),
+  getMessage: () => Promise.reject(new Error('not in this fake')),
+};
+
+/** A drain over a memory store whose `slow` handler waits until the test releases it. */
+function setup() {
+  const clock = new ManualClock(START);
+  const store = new MemoryStore({ clock });
+  let release: (result: HandlerResult) => void = () => undefined;
+  let started: () => void = () => undefined;
+  const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+  const errors: unknown[] = [];
+  const deps: EngineDeps = {
+    client,
+    store,
+    clock,
+    logger: silentLogger,
+    flows: new Map([[slowFlow.id, slowFlow]]),
+    entry: slowFlow,
+    handlers: {
+      slow: () =>
+        new Promise<HandlerResult>((resolve) => {
+          release = resolve;
+          started();
+        }),
+    },
+    handlerTimeoutMs: 600_000,
+    dedupTtlMs: 86_400_000,
+    reconcileAttempts: 3,
+    reconcileDelaysMs: [0],
+    sendRetries: 0,
+    sleep: () => Promise.resolve(),
+    stopSignal: new AbortController().signal,
+    emit: (event, payload) => {
+      if (event === 'error') errors.push(payload);
+    },
+    enqueue: (conversationId, item) => store.enqueue(conversationId, item, 86_400_000),
+  };
+  const drain = createDrain(deps, new ConversationProcessor(deps), 'owner-a');
+  const enqueueInbound = () =>
+    deps.enqueue(CONV, {
+      id: 'msg:m1',
+      sortKey: START,
+      payload: {
+        kind: 'inbound',
+        contact: { phone: '+15551230001', id: 'ct1', name: 'Ada' },
+        message: {
+          id: 'm1',
+          conversationId: CONV,
+          type: 'text',
+          text: 'hi',
+          occurredAt: new Date(START).toISOString(),
+        },
+      },
+    });
+  return {
+    clock,
+    store,
+    drain,
+    errors,
+    enqueueInbound,
+    handlerStarted,
+    release: (result: HandlerResult) => release(result),
+  };
+}
+
+describe('createDrain lease heartbeat', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('should keep the lease while a long handler runs so another owner cannot take it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const t = setup();
+    await t.enqueueInbound();
+    const draining = t.drain(CONV);
+    await t.handlerStarted;
+    // Two heartbeats, each renewing the lease at the clock's current time.
+    t.clock.advance(HEARTBEAT_MS);
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    t.clock.advance(HEARTBEAT_MS);
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    // Past the first lease's expiry: without the heartbeat it would be free now.
+    t.clock.advance(LEASE_MS - 2 * HEARTBEAT_MS + 1_000);
+    expect(await t.store.acquireLease(LEASE, 'owner-b', LEASE_MS, t.clock.now())).toBeUndefined();
+    t.release({ outcome: 'ok' });
+    await draining;
+    expect(t.errors).toEqual([]);
+    // The continuation (handler.done) was processed under the same lease: the flow ended.
+    const stored = await t.store.getConversation(CONV);
+    expect(stored?.value).toMatchObject({ state: 'done', ended: true });
+    expect(await t.store.peekInbox(CONV, 10)).toEqual([]);
+  });
+
+  it('should stop without writing once another owner took the lease (fenced)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const t = setup();
+    await t.enqueueInbound();
+    const draining = t.drain(CONV);
+    await t.handlerStarted;
+    const before = await t.store.getConversation(CONV);
+    // No heartbeat fires (the process was paused): the lease expires and owner-b takes it.
+    t.clock.advance(LEASE_MS + 1);
+    const taken = await t.store.acquireLease(LEASE, 'owner-b', LEASE_MS, t.clock.now());
+    expect(taken).toBeDefined();
+    t.release({ outcome: 'ok' });
+    await draining;
+    const after = await t.store.getConversation(CONV);
+    expect(after?.version).toBe(before?.version);
+    expect(after?.value).toEqual(before?.value);
+    // The item is not acknowledged: owner-b will process it again.
+    expect((await t.store.peekInbox(CONV, 10)).map((i) => i.id)).toContain('msg:m1');
+    // owner-b still holds the lease (owner-a did not release it on its way out).
+    expect(await t.store.acquireLease(LEASE, 'owner-c', LEASE_MS, t.clock.now())).toBeUndefined();
+  });
+});

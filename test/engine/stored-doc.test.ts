@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { ConversationDoc } from '../../src/engine/conversation-doc.js';
+import { parseStoredDoc, toStoredDoc } from '../../src/engine/stored-doc.js';
+
+const contact = { phone: '+15551230001', id: 'ct1', name: 'Ada' };
+const send = {
+  kind: 'send' as const,
+  seq: 2,
+  content: { type: 'text', text: { body: 'hi' } },
+  window: { onClosed: 'wait' as const },
+};
+
+function doc(overrides: Partial<ConversationDoc> = {}): ConversationDoc {
+  return {
+    flowId: 'f',
+    flowVersion: 1,
+    epoch: 1,
+    snapshot: {
+      status: 'active',
+      value: 'ask',
+      context: { outbox: [send], seq: 2, vars: { name: 'Ada', n: 2 }, contact, ended: false },
+      children: {},
+      historyValue: {},
+    },
+    pending: [],
+    lastEffectSeq: 2,
+    contact,
+    lastInboundAt: 1_000,
+    humanOwned: false,
+    heldSends: [],
+    state: 'ask',
+    vars: { name: 'Ada', n: 2 },
+    ended: false,
+    ...overrides,
+  };
+}
+
+/** What the store does: a JSON round trip. */
+const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+describe('toStoredDoc / parseStoredDoc', () => {
+  it('should leave out what the snapshot holds and read the same document back', () => {
+    const stored = toStoredDoc(doc(), false);
+    expect(stored).not.toHaveProperty('contact');
+    expect(stored).not.toHaveProperty('vars');
+    expect(stored).not.toHaveProperty('pending');
+    expect(parseStoredDoc(viaJson(stored))).toEqual({ status: 'valid', doc: doc() });
+  });
+
+  it('should keep a contact or variables that differ from the snapshot', () => {
+    const changed = doc({ contact: { ...contact, name: 'Ada L.' }, vars: { name: 'Ada' } });
+    const stored = toStoredDoc(changed, false);
+    expect(stored['contact']).toEqual(changed.contact);
+    expect(stored['vars']).toEqual(changed.vars);
+    expect(parseStoredDoc(viaJson(stored))).toEqual({ status: 'valid', doc: changed });
+  });
+
+  it('should keep pending and held effects, and the outbox unless told to drop it', () => {
+    const waiting = doc({ pending: [send], heldSends: [send], lastEffectSeq: 1 });
+    const stored = toStoredDoc(waiting, false);
+    expect(parseStoredDoc(viaJson(stored))).toEqual({ status: 'valid', doc: waiting });
+    const dropped = viaJson(toStoredDoc(doc(), true)) as { snapshot: { context: object } };
+    expect(dropped.snapshot.context).toMatchObject({ outbox: [], seq: 2 });
+  });
+
+  it('should read documents written with every field (the older form)', () => {
+    const full = viaJson(doc());
+    expect(parseStoredDoc(full)).toEqual({ status: 'valid', doc: doc() });
+    expect(parseStoredDoc(viaJson(doc({ snapshot: null })))).toEqual({
+      status: 'valid',
+      doc: doc({ snapshot: null }),
+    });
+  });
+
+  it('should reject invalid documents with a message', () => {
+    const bad = [
+      { ...(viaJson(doc()) as object), epoch: 'one' },
+      { ...(viaJson(doc()) as object), vars: { x: { nested: true } } },
+      { ...(viaJson(doc()) as object), pending: [{ kind: 'nope', seq: 1 }] },
+      { ...(viaJson(doc()) as object), lastInboundAt: 'yesterday' },
+      // Contact and vars left out, but no snapshot to find them in.
+      viaJson({ ...toStoredDoc(doc(), false), snapshot: null }),
+      viaJson({ ...toStoredDoc(doc(), false), snapshot: { context: {} } }),
+    ];
+    for (const value of bad) {
+      const result = parseStoredDoc(value);
+      expect(result.status).toBe('invalid');
+    }
+    expect(parseStoredDoc(null)).toMatchObject({ status: 'invalid', error: expect.any(String) });
+  });
+});
