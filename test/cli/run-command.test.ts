@@ -3,16 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { connectTestRedis, deleteByPrefix, REDIS_URL } from '../store/redis-test-helpers.js';
+import { waitUntil } from '../wait-until.js';
 
-/** Polls `check` until it is true or the deadline passes (no fixed sleeps). */
-async function until(check: () => boolean, deadlineMs: number): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
+const until = waitUntil;
 
 /** A spawned `switchboard run` with what it printed so far. */
 interface Spawned {

@@ -8,21 +8,11 @@ import { startWorker } from '../../src/cli/run-worker.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { connectTestRedis, deleteByPrefix, REDIS_URL } from '../store/redis-test-helpers.js';
+import { waitUntil } from '../wait-until.js';
 
 const SECRET = 'run-worker-test-secret';
 
-/** Polls `check` until it is true or the deadline passes (no fixed sleeps). */
-async function until(
-  check: () => boolean | Promise<boolean>,
-  deadlineMs: number,
-): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
+const until = waitUntil;
 
 /** The value of the sample `name{labels}` in Prometheus text, or 0 when absent. */
 function sample(text: string, series: string): number {

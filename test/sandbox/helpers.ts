@@ -5,6 +5,7 @@ import {
   type Sandbox,
   type SandboxConfigInput,
 } from '../../src/sandbox/index.js';
+import { waitUntil } from '../wait-until.js';
 
 export const START = Date.parse('2026-03-01T12:00:00.000Z');
 export const ADA = '+15551230001';
@@ -134,9 +135,5 @@ export async function eventually(
   check: () => boolean | Promise<boolean>,
   ms = 5_000,
 ): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  if (!(await waitUntil(check, ms, 10))) throw new Error('condition not met before the deadline');
 }

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { waitUntil } from '../wait-until.js';
 
 /** The line `switchboard run` prints on stdout once its callback server listens. */
 const Listening = z.object({
@@ -137,15 +138,10 @@ export async function roundRobinProxy(targets: () => readonly string[]): Promise
 }
 
 /** Polls `check` until it returns true or the deadline passes; returns the last answer. */
-export async function waitFor(
+export function waitFor(
   check: () => boolean | Promise<boolean>,
   deadlineMs: number,
   everyMs = 100,
 ): Promise<boolean> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+  return waitUntil(check, deadlineMs, everyMs);
 }
