@@ -113,6 +113,18 @@ export class MemoryLimiter implements Limiter {
     });
   }
 
+  /**
+   * Adds units used before this limiter existed (a restart: the API counts the key's
+   * traffic, not the process's), each completed at `at`.
+   */
+  restore(entries: readonly { readonly key: string; readonly at: number }[]): void {
+    for (const { key, at } of entries) {
+      const log = this.#logs.get(key) ?? [];
+      insertSorted(log, { at, ticket: `r${++this.#tickets}` });
+      this.#logs.set(key, log);
+    }
+  }
+
   /** Number of entries of `rule` (in flight included) inside its window at `now`. */
   count(rule: BudgetRule, now: number): number {
     return this.#prune(rule, now).length;

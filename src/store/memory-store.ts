@@ -1,14 +1,18 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import { ExpiringKeys } from './expiring-keys.js';
 import { MemoryTimers } from './memory-timers.js';
-import type {
-  CasResult,
-  InboxItem,
-  Lease,
-  SendRecord,
-  Store,
-  TimerRecord,
-  Versioned,
+import {
+  DEFAULT_RETENTION,
+  LEASE_GRACE_MS,
+  nextLeaseToken,
+  type CasResult,
+  type InboxItem,
+  type Lease,
+  type SendRecord,
+  type Store,
+  type StoreRetention,
+  type TimerRecord,
+  type Versioned,
 } from './store.js';
 import { parseStored, storedSendSchema } from './redis-store-schemas.js';
 import { assertSortKey, compactString, fromJson, toJson } from './to-json.js';
@@ -17,11 +21,20 @@ import { assertSortKey, compactString, fromJson, toJson } from './to-json.js';
 export interface MemoryStoreOptions {
   /** Time source for dedup and value TTLs. Default: the wall clock. */
   readonly clock?: Clock;
+  /** What expires when (defaults: {@link DEFAULT_RETENTION}). */
+  readonly retention?: Partial<StoreRetention>;
 }
 
 interface StoredDoc {
   readonly json: string;
   readonly version: number;
+  /** Epoch ms after which the document reads as absent (idle retention). */
+  readonly expiresAt: number;
+}
+
+interface StoredSend {
+  readonly json: string;
+  readonly expiresAt: number;
 }
 
 interface StoredInboxItem {
@@ -52,28 +65,44 @@ interface StoredLease {
  */
 export class MemoryStore implements Store {
   readonly #clock: Clock;
+  readonly #retention: StoreRetention;
   readonly #docs = new Map<string, StoredDoc>();
+  #docWrites = 0;
   readonly #inboxes = new Map<string, StoredInboxItem[]>();
   readonly #seen = new ExpiringKeys();
   readonly #values = new Map<string, StoredValue>();
   #valueWrites = 0;
   #valuesAfterSweep = 0;
   readonly #timers = new MemoryTimers();
-  /** Send records as compact JSON (they stay for as long as the store lives). */
-  readonly #sends = new Map<string, string>();
-  /** Message id -> the JSON of the record that had it when written. */
-  readonly #sendByMessageId = new Map<string, string>();
+  /** Send records as compact JSON, until their retention ends. */
+  readonly #sends = new Map<string, StoredSend>();
+  #sendWrites = 0;
+  /** Message id -> the record that had it when written (a shared reference, no copy). */
+  readonly #sendByMessageId = new Map<string, StoredSend>();
   /** A released lease is kept as its last token alone (a small integer, no object). */
   readonly #leases = new Map<string, StoredLease | number>();
+  #leaseWrites = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#clock = options.clock ?? systemClock;
+    this.#retention = { ...DEFAULT_RETENTION, ...options.retention };
+  }
+
+  /** How many records of each kind are held (expired ones not yet swept included). */
+  get sizes(): { conversations: number; sends: number; leases: number; values: number } {
+    return {
+      conversations: this.#docs.size,
+      sends: this.#sends.size,
+      leases: this.#leases.size,
+      values: this.#values.size,
+    };
   }
 
   getConversation(conversationId: string): Promise<Versioned<unknown> | undefined> {
     return run(() => {
       const doc = this.#docs.get(conversationId);
-      return doc && { value: fromJson(doc.json), version: doc.version };
+      if (doc === undefined || doc.expiresAt <= this.#clock.now()) return undefined;
+      return { value: fromJson(doc.json), version: doc.version };
     });
   }
 
@@ -88,11 +117,19 @@ export class MemoryStore implements Store {
       if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
         return { status: 'fenced' };
       }
-      const currentVersion = this.#docs.get(conversationId)?.version ?? 0;
+      const now = this.#clock.now();
+      const stored = this.#docs.get(conversationId);
+      const live = stored !== undefined && stored.expiresAt > now;
+      const currentVersion = live ? stored.version : 0;
       if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
-      const version = currentVersion + 1;
-      const key = currentVersion === 0 ? compactString(conversationId) : conversationId;
-      this.#docs.set(key, { json, version });
+      // An expired document's version numbers continue: a version is never reused.
+      const version = (stored?.version ?? 0) + 1;
+      const key = stored === undefined ? compactString(conversationId) : conversationId;
+      this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
+      if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
+        this.#docWrites = 0;
+        for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
+      }
       return { status: 'ok', version };
     });
   }
@@ -188,6 +225,10 @@ export class MemoryStore implements Store {
     });
   }
 
+  deleteValue(key: string): Promise<void> {
+    return run(() => void this.#values.delete(key));
+  }
+
   scheduleTimer(timer: TimerRecord): Promise<void> {
     return run(() => this.#timers.schedule(timer));
   }
@@ -214,10 +255,17 @@ export class MemoryStore implements Store {
       const text = toJson(record, `send ${record.id}`);
       // A pending record is rewritten moments later: only lasting ones are compacted.
       const json = record.state === 'pending' ? text : compactString(text);
-      this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), json);
-      // The index points at the record's JSON itself (a shared reference, no copy).
+      const now = this.#clock.now();
+      const stored: StoredSend = { json, expiresAt: now + this.#retention.sendRecordsMs };
+      this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
       if (record.messageId !== undefined) {
-        this.#sendByMessageId.set(compactString(record.messageId), json);
+        this.#sendByMessageId.set(compactString(record.messageId), stored);
+      }
+      if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
+        this.#sendWrites = 0;
+        for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
+        for (const [k, v] of this.#sendByMessageId)
+          if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
       }
     });
   }
@@ -230,9 +278,9 @@ export class MemoryStore implements Store {
     return run(() => {
       const indexed = this.#sendByMessageId.get(messageId);
       const id =
-        indexed === undefined
+        indexed === undefined || indexed.expiresAt <= this.#clock.now()
           ? undefined
-          : parseStored(`send ${messageId}`, indexed, storedSendSchema).id;
+          : parseStored(`send ${messageId}`, indexed.json, storedSendSchema).id;
       const record = id === undefined ? undefined : this.#getSend(id);
       // The record may have been rewritten with another message id since.
       return record?.messageId === messageId ? record : undefined;
@@ -253,9 +301,10 @@ export class MemoryStore implements Store {
       }
       // The same owner renews and keeps its token while nobody else took the lease.
       const last = typeof stored === 'number' ? stored : (current?.token ?? 0);
-      const token = current?.owner === owner ? current.token : last + 1;
+      const token = current?.owner === owner ? current.token : nextLeaseToken(last, now);
       const lease = { owner, token, expiresAt: now + ttlMs };
       this.#leases.set(stored === undefined ? compactString(name) : name, lease);
+      if (++this.#leaseWrites >= Math.max(1024, this.#leases.size)) this.#sweepLeases(now);
       return { name, ...lease };
     });
   }
@@ -272,8 +321,25 @@ export class MemoryStore implements Store {
   }
 
   #getSend(id: string): SendRecord | undefined {
-    const json = this.#sends.get(id);
-    return json === undefined ? undefined : parseStored(`send ${id}`, json, storedSendSchema);
+    const stored = this.#sends.get(id);
+    if (stored === undefined || stored.expiresAt <= this.#clock.now()) return undefined;
+    return parseStored(`send ${id}`, stored.json, storedSendSchema);
+  }
+
+  /**
+   * Drops leases expired for longer than the grace, and released ones (a bare token): a
+   * later take starts from the clock ({@link nextLeaseToken}), still above their tokens.
+   */
+  #sweepLeases(now: number): void {
+    this.#leaseWrites = 0;
+    for (const [name, lease] of this.#leases) {
+      if (
+        typeof lease === 'number'
+          ? lease < now - LEASE_GRACE_MS
+          : lease.expiresAt + LEASE_GRACE_MS <= now
+      )
+        this.#leases.delete(name);
+    }
   }
 
   /** The lease currently held under `name` (undefined when none or released). */

@@ -65,7 +65,21 @@ export class RedisKeys {
     };
   }
 
-  get sends() {
+  /** String: one send record's JSON, expiring with the send retention. */
+  send(id: string): string {
+    return `${this.#prefix}send:${id}`;
+  }
+
+  /** String: the send id that a message id belongs to, expiring with its record. */
+  sendByMessageId(messageId: string): string {
+    return `${this.#prefix}sendmid:${messageId}`;
+  }
+
+  /**
+   * The send records of the first layout (one hash, never expiring): still read, so a
+   * record written before an upgrade is found; never written.
+   */
+  get legacySends() {
     const tag = `{${this.#prefix}sends}`;
     return {
       /** Hash: send id -> SendRecord JSON. */

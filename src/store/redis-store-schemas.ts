@@ -28,13 +28,21 @@ export const storedSendSchema = z.object({
   startedAt: z.number(),
   contentType: z.string(),
   fingerprint: z.string(),
+  request: z.json().exactOptional(),
+  resends: z.number().int().exactOptional(),
+  unknownSince: z.number().exactOptional(),
 }) satisfies z.ZodType<SendRecord>;
 
 /** A value envelope: expiry (epoch ms, or null for none) and the value. */
 export const storedValueSchema = z.object({ e: z.number().nullable(), v: z.json() });
 
 /** A conversation document hash: version and JSON. */
-export const storedDocSchema = z.object({ v: z.coerce.number().int().positive(), d: z.string() });
+export const storedDocSchema = z.object({
+  v: z.coerce.number().int().positive(),
+  d: z.string(),
+  /** Idle expiry (epoch ms); absent on documents written before retention existed. */
+  e: z.coerce.number().exactOptional(),
+});
 
 /**
  * Parses JSON text read from `key` and validates it, or throws a {@link StoreDataError}

@@ -8,9 +8,10 @@ import { RedisScript } from './redis-script.js';
 
 /**
  * Compare-and-set of a conversation document, with optional fencing.
- * KEYS[1] doc hash (v = version, d = JSON); KEYS[2] the conversation's lease hash.
- * ARGV[1] expected version (0 = must not exist); ARGV[2] new document JSON;
- * ARGV[3] fencing token, or '' for none.
+ * KEYS[1] doc hash (v = version, d = JSON, e = idle expiry); KEYS[2] the conversation's
+ * lease hash. ARGV[1] expected version (0 = must not exist or expired); ARGV[2] new
+ * document JSON; ARGV[3] fencing token, or '' for none; ARGV[4] now; ARGV[5] idle
+ * expiry; ARGV[6] real TTL in ms. An expired document's version numbers continue.
  * Returns {'fenced'} | {'conflict', currentVersion} | {'ok', newVersion}.
  */
 export const casConversation = new RedisScript(`
@@ -18,10 +19,14 @@ if ARGV[3] ~= '' then
   local token = redis.call('HGET', KEYS[2], 'token')
   if token ~= ARGV[3] then return {'fenced'} end
 end
-local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+local cur = redis.call('HMGET', KEYS[1], 'v', 'e')
+local stored = tonumber(cur[1] or '0')
+local current = stored
+if cur[2] and tonumber(cur[2]) <= tonumber(ARGV[4]) then current = 0 end
 if current ~= tonumber(ARGV[1]) then return {'conflict', current} end
-redis.call('HSET', KEYS[1], 'v', current + 1, 'd', ARGV[2])
-return {'ok', current + 1}
+redis.call('HSET', KEYS[1], 'v', stored + 1, 'd', ARGV[2], 'e', ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return {'ok', stored + 1}
 `);
 
 /**
@@ -144,19 +149,11 @@ return 1
 `);
 
 /**
- * Stores a send record and indexes its message id.
- * KEYS[1] id -> record JSON; KEYS[2] messageId -> id.
- * ARGV[1] id; ARGV[2] record JSON; ARGV[3] messageId or ''.
- */
-export const putSend = new RedisScript(`
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[3], ARGV[1]) end
-return 1
-`);
-
-/**
- * Takes or renews a lease. The token only grows: the hash is kept after release.
- * KEYS[1] lease hash (owner, token, exp). ARGV[1] owner; ARGV[2] now; ARGV[3] expiry.
+ * Takes or renews a lease. The token only grows: a new one is max(last + 1, now), so it
+ * stays above every earlier token also after the hash expired (kept for a grace after
+ * the lease's expiry, then garbage-collected).
+ * KEYS[1] lease hash (owner, token, exp). ARGV[1] owner; ARGV[2] now; ARGV[3] expiry;
+ * ARGV[4] real TTL in ms (expiry - now + grace).
  * Returns the token, or nil when another owner holds an unexpired lease.
  */
 export const acquireLease = new RedisScript(`
@@ -167,15 +164,23 @@ if owner ~= '' and owner ~= ARGV[1] and tonumber(cur[3] or '0') > tonumber(ARGV[
   return false
 end
 -- The same owner keeps its token while nobody else took the lease.
-if owner ~= ARGV[1] then token = redis.call('HINCRBY', KEYS[1], 'token', 1) end
+if owner ~= ARGV[1] then
+  token = math.max(token + 1, math.floor(tonumber(ARGV[2])))
+  redis.call('HSET', KEYS[1], 'token', string.format('%d', token))
+end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'exp', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return token
 `);
 
-/** Releases a lease held by ARGV[1] (keeps the token). KEYS[1] lease hash. */
+/**
+ * Releases a lease held by ARGV[1] (keeps the token for the grace). KEYS[1] lease hash;
+ * ARGV[2] grace in ms.
+ */
 export const releaseLease = new RedisScript(`
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
   redis.call('HSET', KEYS[1], 'owner', '', 'exp', '0')
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 1
 `);

@@ -13,14 +13,17 @@ import {
   storedValueSchema,
   validateStored,
 } from './redis-store-schemas.js';
-import type {
-  CasResult,
-  InboxItem,
-  Lease,
-  SendRecord,
-  Store,
-  TimerRecord,
-  Versioned,
+import {
+  DEFAULT_RETENTION,
+  LEASE_GRACE_MS,
+  type CasResult,
+  type InboxItem,
+  type Lease,
+  type SendRecord,
+  type Store,
+  type StoreRetention,
+  type TimerRecord,
+  type Versioned,
 } from './store.js';
 import { assertSortKey, toJson } from './to-json.js';
 
@@ -32,6 +35,8 @@ export interface RedisStoreOptions {
   readonly prefix: string;
   /** Time source for every expiry (dedup, values, leases come with `now`). Default: wall clock. */
   readonly clock?: Clock;
+  /** What expires when (defaults: {@link DEFAULT_RETENTION}). */
+  readonly retention?: Partial<StoreRetention>;
 }
 
 /**
@@ -61,11 +66,13 @@ export class RedisStore implements Store {
   readonly #redis: RedisClient;
   readonly #keys: RedisKeys;
   readonly #clock: Clock;
+  readonly #retention: StoreRetention;
 
   constructor(options: RedisStoreOptions) {
     this.#redis = options.redis;
     this.#keys = new RedisKeys(options.prefix);
     this.#clock = options.clock ?? systemClock;
+    this.#retention = { ...DEFAULT_RETENTION, ...options.retention };
   }
 
   async getConversation(conversationId: string): Promise<Versioned<unknown> | undefined> {
@@ -73,6 +80,7 @@ export class RedisStore implements Store {
     const hash = await this.#redis.hgetall(key);
     if (Object.keys(hash).length === 0) return undefined;
     const doc = validateStored(key, hash, storedDocSchema);
+    if (doc.e !== undefined && doc.e <= this.#clock.now()) return undefined;
     return { value: parseStored(key, doc.d, z.json()), version: doc.v };
   }
 
@@ -84,10 +92,19 @@ export class RedisStore implements Store {
   ): Promise<CasResult> {
     const json = toJson(value, `conversation ${conversationId}`);
     const keys = this.#keys.conversation(conversationId);
+    const now = this.#clock.now();
+    const idle = this.#retention.idleConversationMs;
     const reply = await scripts.casConversation.run(
       this.#redis,
       [keys.doc, keys.lease],
-      [expectedVersion, json, fence === undefined ? '' : String(fence)],
+      [
+        expectedVersion,
+        json,
+        fence === undefined ? '' : String(fence),
+        now,
+        now + idle,
+        gcTtl(idle),
+      ],
     );
     const result = validateStored(keys.doc, reply, casReply);
     if (result[0] === 'ok') return { status: 'ok', version: result[1] };
@@ -167,9 +184,7 @@ export class RedisStore implements Store {
     const redisKey = this.#keys.value(key);
     const text = await this.#redis.get(redisKey);
     if (text === null) return undefined;
-    const stored = parseStored(redisKey, text, storedValueSchema);
-    if (stored.e !== null && stored.e <= this.#clock.now()) return undefined;
-    return stored.v;
+    return this.#unexpired(redisKey, text);
   }
 
   async setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
@@ -181,6 +196,10 @@ export class RedisStore implements Store {
     }
     const e = this.#clock.now() + ttlMs;
     await this.#redis.set(redisKey, `{"e":${e},"v":${json}}`, 'PX', gcTtl(ttlMs));
+  }
+
+  async deleteValue(key: string): Promise<void> {
+    await this.#redis.del(this.#keys.value(key));
   }
 
   async scheduleTimer(timer: TimerRecord): Promise<void> {
@@ -235,25 +254,51 @@ export class RedisStore implements Store {
   }
 
   async putSend(record: SendRecord): Promise<void> {
-    const keys = this.#keys.sends;
-    await scripts.putSend.run(
-      this.#redis,
-      [keys.records, keys.byMessageId],
-      [record.id, toJson(record, `send record ${record.id}`), record.messageId ?? ''],
-    );
+    const json = toJson(record, `send record ${record.id}`);
+    const ttl = this.#retention.sendRecordsMs;
+    const e = this.#clock.now() + ttl;
+    // Two keys in two slots (no pipeline on a cluster): the index is checked on read.
+    await Promise.all([
+      this.#redis.set(this.#keys.send(record.id), `{"e":${e},"v":${json}}`, 'PX', gcTtl(ttl)),
+      record.messageId === undefined
+        ? undefined
+        : this.#redis.set(
+            this.#keys.sendByMessageId(record.messageId),
+            `{"e":${e},"v":${JSON.stringify(record.id)}}`,
+            'PX',
+            gcTtl(ttl),
+          ),
+    ]);
   }
 
   async getSend(id: string): Promise<SendRecord | undefined> {
-    const key = this.#keys.sends.records;
-    const text = await this.#redis.hget(key, id);
-    return text === null ? undefined : parseStored(key, text, storedSendSchema);
+    const key = this.#keys.send(id);
+    const legacy = this.#keys.legacySends.records;
+    const [text, old] = await Promise.all([this.#redis.get(key), this.#redis.hget(legacy, id)]);
+    if (text !== null) {
+      const stored = this.#unexpired(key, text);
+      return stored === undefined ? undefined : validateStored(key, stored, storedSendSchema);
+    }
+    return old === null ? undefined : parseStored(legacy, old, storedSendSchema);
   }
 
   async findSendByMessageId(messageId: string): Promise<SendRecord | undefined> {
-    const id = await this.#redis.hget(this.#keys.sends.byMessageId, messageId);
-    const record = id === null ? undefined : await this.getSend(id);
-    // The record may have been rewritten with another message id since.
+    const key = this.#keys.sendByMessageId(messageId);
+    const [text, old] = await Promise.all([
+      this.#redis.get(key),
+      this.#redis.hget(this.#keys.legacySends.byMessageId, messageId),
+    ]);
+    const id = text === null ? old : this.#unexpired(key, text);
+    const sendId =
+      id === null || id === undefined ? undefined : validateStored(key, id, z.string());
+    const record = sendId === undefined ? undefined : await this.getSend(sendId);
     return record?.messageId === messageId ? record : undefined;
+  }
+
+  /** The value of an expiry envelope, or undefined when it expired at the store's clock. */
+  #unexpired(key: string, text: string): unknown {
+    const stored = parseStored(key, text, storedValueSchema);
+    return stored.e !== null && stored.e <= this.#clock.now() ? undefined : stored.v;
   }
 
   async acquireLease(
@@ -265,13 +310,17 @@ export class RedisStore implements Store {
     if (owner === '') throw new RangeError('A lease owner must not be empty');
     const key = this.#keys.lease(name);
     const expiresAt = now + ttlMs;
-    const reply = await scripts.acquireLease.run(this.#redis, [key], [owner, now, expiresAt]);
+    const reply = await scripts.acquireLease.run(
+      this.#redis,
+      [key],
+      [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
+    );
     const token = validateStored(key, reply, z.number().int().positive().nullable());
     return token === null ? undefined : { name, owner, token, expiresAt };
   }
 
   async releaseLease(name: string, owner: string): Promise<void> {
-    await scripts.releaseLease.run(this.#redis, [this.#keys.lease(name)], [owner]);
+    await scripts.releaseLease.run(this.#redis, [this.#keys.lease(name)], [owner, LEASE_GRACE_MS]);
   }
 
   /** Nothing to close: the Redis client is the caller's. */

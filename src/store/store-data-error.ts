@@ -7,7 +7,7 @@ export class StoreDataError extends Error {
   readonly key: string;
 
   constructor(key: string, detail: string, options?: { cause?: unknown }) {
-    super(`Corrupt value at Redis key '${key}': ${detail}. Inspect or delete the key.`, options);
+    super(`Corrupt value at store key '${key}': ${detail}. Inspect or delete the key.`, options);
     this.key = key;
   }
 }

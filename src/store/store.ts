@@ -3,9 +3,39 @@
  * implementation can make it atomic (single command or Lua script). Values are JSON;
  * the engine validates what it reads back with zod.
  *
- * Implementations: `MemoryStore` (embedded default) and `RedisStore`. The contract
- * suite in `test/store/store-contract.ts` runs against both.
+ * Implementations: `MemoryStore` (tests, `dev`), `SqliteStore` (the durable default of
+ * `run`) and `RedisStore` (several workers). The contract suite in
+ * `test/store/store-contract.ts` runs against all three.
+ *
+ * Growth is bounded: every record expires once it is no longer needed (see
+ * {@link StoreRetention}); leases disappear after their expiry, their fencing tokens stay
+ * monotonic because a new token is never below the clock (`max(last + 1, now)`).
  */
+
+/** How long a store keeps what the engine no longer touches. */
+export interface StoreRetention {
+  /**
+   * Send records, from their last write. Must cover the API's redelivery window of
+   * status callbacks (a late `message.failed` must still find its record). Default 7 days.
+   */
+  readonly sendRecordsMs: number;
+  /** Conversation documents, from their last write (an idle conversation). Default 30 days. */
+  readonly idleConversationMs: number;
+}
+
+/** Defaults of {@link StoreRetention}. */
+export const DEFAULT_RETENTION: StoreRetention = {
+  sendRecordsMs: 7 * 86_400_000,
+  idleConversationMs: 30 * 86_400_000,
+};
+
+/** How long after its expiry a lease record is kept (then its name starts afresh). */
+export const LEASE_GRACE_MS = 60_000;
+
+/** A fencing token for a lease taken at `now` after `last` (0 for none): monotonic. */
+export function nextLeaseToken(last: number, now: number): number {
+  return Math.max(last + 1, Math.floor(now));
+}
 
 /** A versioned JSON document; `version` is the compare-and-set counter (starts at 1). */
 export interface Versioned<T> {
@@ -51,6 +81,19 @@ export interface SendRecord {
   /** Type and a fingerprint of the content, to recognise it in history when reconciling. */
   readonly contentType: string;
   readonly fingerprint: string;
+  /**
+   * The request as sent, kept while the outcome is open (`pending`, `unknown`): after
+   * reconciliation proves the message absent from history, it is sent once more.
+   */
+  readonly request?: unknown;
+  /** How many times it was sent again after a proof of absence. */
+  readonly resends?: number;
+  /**
+   * Epoch ms when the outcome became unknown (a timeout, or a `pending` record found by a
+   * retry: its writer can no longer start the POST). History read long enough after this
+   * proves a message absent.
+   */
+  readonly unknownSince?: number;
 }
 
 /** A lease with a fencing token (monotonic per name). */
@@ -69,7 +112,9 @@ export interface Store {
    * (0 = must not exist). With `fence`, also requires that the lease
    * `conv:<conversationId>` still has that token.
    * The fence is checked first: `fenced` when the lease's current token is not `fence`
-   * (a newer lease was taken, or there is none).
+   * (a newer lease was taken, or there is none). A document idle for longer than
+   * `retention.idleConversationMs` reads as absent (version 0); writing it again continues
+   * its version numbers, so a version is never reused.
    */
   putConversation(
     conversationId: string,
@@ -99,6 +144,8 @@ export interface Store {
   /** Small JSON values: poll watermarks, cursors, flags. */
   getValue(key: string): Promise<unknown>;
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  /** Removes a value (no error when absent). */
+  deleteValue(key: string): Promise<void>;
 
   scheduleTimer(timer: TimerRecord): Promise<void>;
   cancelTimer(id: string): Promise<void>;
@@ -117,6 +164,7 @@ export interface Store {
    */
   nextTimerDue(): Promise<number | undefined>;
 
+  /** Writes a send record; it expires `retention.sendRecordsMs` after its last write. */
   putSend(record: SendRecord): Promise<void>;
   getSend(id: string): Promise<SendRecord | undefined>;
   findSendByMessageId(messageId: string): Promise<SendRecord | undefined>;
@@ -125,7 +173,7 @@ export interface Store {
    * Takes or renews a lease; returns it with a new token when newly taken. The same owner
    * renews and keeps its token (also after expiry, if nobody took it meanwhile); another
    * owner gets undefined while the lease is unexpired at `now`. Tokens per name only grow,
-   * also across releases.
+   * also across releases and after the record expired ({@link nextLeaseToken}).
    */
   acquireLease(name: string, owner: string, ttlMs: number, now: number): Promise<Lease | undefined>;
   releaseLease(name: string, owner: string): Promise<void>;

@@ -69,4 +69,38 @@ describe('RedisStore', () => {
     expect(keys).toHaveLength(7);
     expect(new Set(keys.map(clusterHashPart))).toEqual(new Set([`${prefix}c:c1`]));
   });
+
+  it('should give every record it writes a real TTL, so Redis forgets what expired', async () => {
+    const prefix = `${root}ttl:`;
+    const store = new RedisStore({
+      redis,
+      prefix,
+      retention: { sendRecordsMs: 5000, idleConversationMs: 7000 },
+    });
+    const lease = await store.acquireLease('conv:c1', 'w1', 1000, Date.now());
+    await store.putConversation('c1', { a: 1 }, 0, lease!.token);
+    await store.putSend({
+      id: 'c1:1:1',
+      conversationId: 'c1',
+      seq: 1,
+      state: 'accepted',
+      messageId: 'm1',
+      startedAt: 1,
+      contentType: 'text',
+      fingerprint: 'f',
+    });
+    const ttls = await Promise.all(
+      [
+        `{${prefix}c:c1}:doc`,
+        `{${prefix}c:c1}:lease`,
+        `${prefix}send:c1:1:1`,
+        `${prefix}sendmid:m1`,
+      ].map((key) => redis.pttl(key)),
+    );
+    expect(ttls.every((ttl) => ttl > 0)).toBe(true);
+    expect(ttls[0]).toBeGreaterThan(7000);
+    expect(ttls[2]).toBeLessThanOrEqual(5000 + 60_000);
+    await store.releaseLease('conv:c1', 'w1');
+    expect(await redis.pttl(`{${prefix}c:c1}:lease`)).toBeLessThanOrEqual(60_000);
+  });
 });

@@ -3,6 +3,7 @@ import { conversationContract } from './store-contract-conversations.js';
 import type { ContractContext, StoreFixture } from './store-contract-context.js';
 import { inboxContract } from './store-contract-inbox.js';
 import { recordContract } from './store-contract-records.js';
+import { retentionContract } from './store-contract-retention.js';
 import { timerContract } from './store-contract-timers.js';
 
 export type { StoreFixture } from './store-contract-context.js';
@@ -38,5 +39,6 @@ export function storeContractSuite(name: string, makeStore: () => Promise<StoreF
     inboxContract(ctx);
     timerContract(ctx);
     recordContract(ctx);
+    retentionContract(ctx);
   });
 }

@@ -1,0 +1,371 @@
+import type Database from 'libsql';
+import { systemClock, type Clock } from '../core/clock.js';
+import {
+  HOLDER_BEAT_MS,
+  beat,
+  openStateFile,
+  releaseStateFile,
+  type OpenStateFileOptions,
+} from './sqlite-schema.js';
+import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
+import {
+  DEFAULT_RETENTION,
+  LEASE_GRACE_MS,
+  nextLeaseToken,
+  type CasResult,
+  type InboxItem,
+  type Lease,
+  type SendRecord,
+  type Store,
+  type StoreRetention,
+  type TimerRecord,
+  type Versioned,
+} from './store.js';
+import { assertSortKey, fromJson, toJson } from './to-json.js';
+
+/** Options of {@link SqliteStore}. */
+export interface SqliteStoreOptions extends OpenStateFileOptions {
+  /** The state file (created with its folder), or `:memory:`. */
+  readonly path: string;
+  /** Time source for every expiry. Default: the wall clock. */
+  readonly clock?: Clock;
+  /** What expires when (defaults: {@link DEFAULT_RETENTION}). */
+  readonly retention?: Partial<StoreRetention>;
+}
+
+/** Writes between two sweeps of expired rows. */
+const SWEEP_EVERY = 2000;
+
+type Row = readonly unknown[];
+
+/**
+ * The durable embedded {@link Store}: one SQLite file (through `libsql`, a
+ * better-sqlite3-compatible binding with prebuilt binaries on the npm registry), WAL
+ * journal, one process per file (see sqlite-schema.ts). Every operation is one synchronous statement or
+ * transaction, so each is atomic and survives a crash of the process once it resolved.
+ * Expired rows are swept every {@link SWEEP_EVERY} writes (indexed by expiry).
+ * @example
+ * const store = new SqliteStore({ path: '.switchboard/state.db' });
+ */
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #clock: Clock;
+  readonly #retention: StoreRetention;
+  readonly #sql: Record<keyof typeof STATEMENTS, Database.Statement>;
+  readonly #path: string;
+  readonly #heartbeat: NodeJS.Timeout;
+  #writes = 0;
+  #closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    this.#path = options.path;
+    this.#db = openStateFile(options.path, options);
+    // Wall-clock heartbeat of the holder record (a silent holder is taken over).
+    this.#heartbeat = setInterval(() => {
+      if (options.path !== ':memory:') beat(this.#db, Date.now());
+    }, HOLDER_BEAT_MS).unref();
+    this.#clock = options.clock ?? systemClock;
+    this.#retention = { ...DEFAULT_RETENTION, ...options.retention };
+    const prepared = {} as Record<keyof typeof STATEMENTS, Database.Statement>;
+    for (const [name, text] of Object.entries(STATEMENTS)) {
+      const statement = this.#db.prepare(text);
+      prepared[name as keyof typeof STATEMENTS] = statement.reader ? statement.raw() : statement;
+    }
+    this.#sql = prepared;
+  }
+
+  /** The open connection, for the budget journal that shares the file. */
+  get database(): Database.Database {
+    return this.#db;
+  }
+
+  getConversation(conversationId: string): Promise<Versioned<unknown> | undefined> {
+    return run(() => {
+      const row = this.#row('getDoc', conversationId);
+      if (row === undefined || Number(row[2]) <= this.#clock.now()) return undefined;
+      return { value: fromJson(String(row[0])), version: Number(row[1]) };
+    });
+  }
+
+  putConversation(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence?: number,
+  ): Promise<CasResult> {
+    return this.#write((now): CasResult => {
+      const json = toJson(value, `conversation ${conversationId}`);
+      if (fence !== undefined) {
+        // The fence holds while its token is the newest and not released, expired or not.
+        const lease = this.#row('getLease', `conv:${conversationId}`);
+        if (lease === undefined || lease[0] === '' || Number(lease[1]) !== fence)
+          return { status: 'fenced' };
+      }
+      const row = this.#row('getDoc', conversationId);
+      const stored = row === undefined ? 0 : Number(row[1]);
+      const current = row !== undefined && Number(row[2]) > now ? stored : 0;
+      if (current !== expectedVersion) return { status: 'conflict', currentVersion: current };
+      const version = stored + 1;
+      this.#sql.putDoc.run(conversationId, json, version, now + this.#retention.idleConversationMs);
+      return { status: 'ok', version };
+    });
+  }
+
+  deleteConversation(conversationId: string): Promise<void> {
+    return this.#write(() => void this.#sql.deleteDoc.run(conversationId));
+  }
+
+  enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+    return this.#write((now) => {
+      assertSortKey(item);
+      const json = toJson(item.payload, `inbox item ${item.id}`);
+      if (!this.#markSeen(inboxSeenKey(conversationId, item.id), now, now + dedupTtlMs)) {
+        return false;
+      }
+      // An id still in the inbox (its dedup expired) is moved, not duplicated.
+      this.#sql.deleteInboxItem.run(conversationId, item.id);
+      this.#sql.insertInboxItem.run(conversationId, item.id, item.sortKey, json);
+      return true;
+    });
+  }
+
+  peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
+    return run(() =>
+      limit <= 0
+        ? []
+        : (this.#sql.peekInbox.all(conversationId, limit) as Row[]).map((row) => ({
+            id: String(row[0]),
+            sortKey: Number(row[1]),
+            payload: fromJson(String(row[2])),
+          })),
+    );
+  }
+
+  ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
+    return this.#write(() => {
+      for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
+    });
+  }
+
+  conversationsWithInbox(limit: number): Promise<string[]> {
+    return run(() =>
+      limit <= 0
+        ? []
+        : (this.#sql.inboxConversations.all(limit) as Row[]).map((row) => String(row[0])),
+    );
+  }
+
+  markSeen(key: string, ttlMs: number): Promise<boolean> {
+    return this.#write((now) => this.#markSeen(`k\u0000${key}`, now, now + ttlMs));
+  }
+
+  getValue(key: string): Promise<unknown> {
+    return run(() => {
+      const row = this.#row('getValue', key);
+      if (row === undefined || (row[1] !== null && Number(row[1]) <= this.#clock.now()))
+        return undefined;
+      return fromJson(String(row[0]));
+    });
+  }
+
+  setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    return this.#write((now) => {
+      const json = toJson(value, `value ${key}`);
+      this.#sql.putValue.run(key, json, ttlMs === undefined ? null : now + ttlMs);
+    });
+  }
+
+  deleteValue(key: string): Promise<void> {
+    return this.#write(() => void this.#sql.deleteValue.run(key));
+  }
+
+  scheduleTimer(timer: TimerRecord): Promise<void> {
+    return this.#write(() => {
+      this.#sql.putTimer.run(timer.id, timer.conversationId, timer.name, timer.dueAt);
+    });
+  }
+
+  cancelTimer(id: string): Promise<void> {
+    return this.#write(() => void this.#sql.deleteTimer.run(id));
+  }
+
+  claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]> {
+    return this.#write(() => {
+      if (limit <= 0) return [];
+      const rows = this.#sql.dueTimers.all(now, limit) as Row[];
+      return rows.map((row) => {
+        this.#sql.claimTimer.run(now + claimMs, row[0]);
+        return parseStored(
+          `timer ${String(row[0])}`,
+          JSON.stringify({ id: row[0], conversationId: row[1], name: row[2], dueAt: row[3] }),
+          storedTimerSchema,
+        );
+      });
+    });
+  }
+
+  completeTimer(id: string, dueAt: number): Promise<void> {
+    return this.#write(() => void this.#sql.completeTimer.run(id, dueAt));
+  }
+
+  /** The earliest time a claim can return a timer (for a claimed one: when its claim ends). */
+  nextTimerDue(): Promise<number | undefined> {
+    return run(() => {
+      const row = this.#sql.nextTimer.get() as Row | undefined;
+      return row === undefined || row[0] === null ? undefined : Number(row[0]);
+    });
+  }
+
+  putSend(record: SendRecord): Promise<void> {
+    return this.#write((now) => {
+      const json = toJson(record, `send record ${record.id}`);
+      this.#sql.putSend.run(
+        record.id,
+        json,
+        record.messageId ?? null,
+        now + this.#retention.sendRecordsMs,
+      );
+    });
+  }
+
+  getSend(id: string): Promise<SendRecord | undefined> {
+    return run(() => this.#send(this.#row('getSend', id), `send ${id}`));
+  }
+
+  findSendByMessageId(messageId: string): Promise<SendRecord | undefined> {
+    return run(() => this.#send(this.#row('sendByMessage', messageId), `send ${messageId}`));
+  }
+
+  acquireLease(
+    name: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<Lease | undefined> {
+    return this.#write(() => {
+      if (owner === '') throw new RangeError('A lease owner must not be empty');
+      const current = this.#row('getLease', name);
+      if (
+        current !== undefined &&
+        current[0] !== '' &&
+        current[0] !== owner &&
+        Number(current[2]) > now
+      ) {
+        return undefined;
+      }
+      const last = current === undefined ? 0 : Number(current[1]);
+      const token = current?.[0] === owner ? last : nextLeaseToken(last, now);
+      const expiresAt = now + ttlMs;
+      this.#sql.putLease.run(name, owner, token, expiresAt);
+      return { name, owner, token, expiresAt };
+    });
+  }
+
+  releaseLease(name: string, owner: string): Promise<void> {
+    return this.#write((now) => void this.#sql.releaseLease.run(now, name, owner));
+  }
+
+  /** Closes the file (and releases it for another process). Idempotent. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      clearInterval(this.#heartbeat);
+      releaseStateFile(this.#db, this.#path);
+      this.#db.close();
+    }
+    return Promise.resolve();
+  }
+
+  #row(statement: keyof typeof STATEMENTS, ...params: unknown[]): Row | undefined {
+    return this.#sql[statement].get(...params) as Row | undefined;
+  }
+
+  #send(row: Row | undefined, what: string): SendRecord | undefined {
+    if (row === undefined || Number(row[1]) <= this.#clock.now()) return undefined;
+    return parseStored(what, String(row[0]), storedSendSchema);
+  }
+
+  #markSeen(key: string, now: number, expiresAt: number): boolean {
+    const row = this.#row('getSeen', key);
+    if (row !== undefined && Number(row[0]) > now) return false;
+    this.#sql.putSeen.run(key, expiresAt);
+    return true;
+  }
+
+  /** Runs a write in one transaction; sweeps expired rows now and then. */
+  #write<T>(operation: (now: number) => T): Promise<T> {
+    return run(() => {
+      const now = this.#clock.now();
+      this.#db.exec('BEGIN');
+      try {
+        const result = operation(now);
+        if (++this.#writes >= SWEEP_EVERY) this.#sweep(now);
+        this.#db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  #sweep(now: number): void {
+    this.#writes = 0;
+    this.#sql.sweepDocs.run(now);
+    this.#sql.sweepSeen.run(now);
+    this.#sql.sweepValues.run(now);
+    this.#sql.sweepSends.run(now);
+    this.#sql.sweepLeases.run(now - LEASE_GRACE_MS);
+  }
+}
+
+const STATEMENTS = {
+  getDoc: 'SELECT json, version, expires_at FROM conversations WHERE id = ?',
+  putDoc:
+    'INSERT OR REPLACE INTO conversations (id, json, version, expires_at) VALUES (?, ?, ?, ?)',
+  deleteDoc: 'DELETE FROM conversations WHERE id = ?',
+  getSeen: 'SELECT expires_at FROM seen WHERE key = ?',
+  putSeen: 'INSERT OR REPLACE INTO seen (key, expires_at) VALUES (?, ?)',
+  insertInboxItem: 'INSERT INTO inbox (conversation_id, id, sort_key, json) VALUES (?, ?, ?, ?)',
+  deleteInboxItem: 'DELETE FROM inbox WHERE conversation_id = ? AND id = ?',
+  peekInbox:
+    'SELECT id, sort_key, json FROM inbox WHERE conversation_id = ? ORDER BY sort_key, seq LIMIT ?',
+  inboxConversations:
+    'SELECT conversation_id FROM inbox GROUP BY conversation_id ORDER BY MIN(seq) LIMIT ?',
+  getValue: 'SELECT json, expires_at FROM kv WHERE key = ?',
+  putValue: 'INSERT OR REPLACE INTO kv (key, json, expires_at) VALUES (?, ?, ?)',
+  deleteValue: 'DELETE FROM kv WHERE key = ?',
+  putTimer:
+    'INSERT OR REPLACE INTO timers (id, conversation_id, name, due_at, claimable_at) VALUES (?, ?, ?, ?4, ?4)',
+  deleteTimer: 'DELETE FROM timers WHERE id = ?',
+  dueTimers:
+    'SELECT id, conversation_id, name, due_at FROM timers WHERE claimable_at <= ? ORDER BY claimable_at, id LIMIT ?',
+  claimTimer: 'UPDATE timers SET claimable_at = ? WHERE id = ?',
+  completeTimer: 'DELETE FROM timers WHERE id = ? AND due_at = ?',
+  nextTimer: 'SELECT MIN(claimable_at) FROM timers',
+  putSend: 'INSERT OR REPLACE INTO sends (id, json, message_id, expires_at) VALUES (?, ?, ?, ?)',
+  getSend: 'SELECT json, expires_at FROM sends WHERE id = ?',
+  sendByMessage:
+    'SELECT json, expires_at FROM sends WHERE message_id = ? ORDER BY expires_at DESC LIMIT 1',
+  getLease: 'SELECT owner, token, expires_at FROM leases WHERE name = ?',
+  putLease: 'INSERT OR REPLACE INTO leases (name, owner, token, expires_at) VALUES (?, ?, ?, ?)',
+  releaseLease: "UPDATE leases SET owner = '', expires_at = ? WHERE name = ? AND owner = ?",
+  sweepDocs: 'DELETE FROM conversations WHERE expires_at <= ?',
+  sweepSeen: 'DELETE FROM seen WHERE expires_at <= ?',
+  sweepValues: 'DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?',
+  sweepSends: 'DELETE FROM sends WHERE expires_at <= ?',
+  sweepLeases: 'DELETE FROM leases WHERE expires_at <= ?',
+} as const;
+
+function inboxSeenKey(conversationId: string, itemId: string): string {
+  return `i\u0000${conversationId}\u0000${itemId}`;
+}
+
+/** Runs a synchronous operation as a promise; an unexpected throw becomes a rejection. */
+function run<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}

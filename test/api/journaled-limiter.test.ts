@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { JournaledLimiter } from '../../src/api/journaled-limiter.js';
+import type { BudgetRule } from '../../src/api/limiter.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { SqliteBudgetJournal } from '../../src/store/sqlite-budget-journal.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+
+const perMinute: BudgetRule = { key: 'send:number:n1:60s', limit: 600, windowMs: 60_000 };
+const perSecond: BudgetRule = { key: 'send:number:n1:1s', limit: 20, windowMs: 1_000 };
+const rules = [perSecond, perMinute];
+
+describe('JournaledLimiter', () => {
+  it('should count the units of the last minute before a restart', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const store = new SqliteStore({ path: ':memory:', clock });
+    const first = JournaledLimiter.open(new SqliteBudgetJournal(store.database), clock);
+    let taken = 0;
+    // 600 sends within 40 s, each completed 100 ms later.
+    for (let i = 0; i < 600; i++) {
+      const result = await first.take(rules, clock.now());
+      expect(result.ok).toBe(true);
+      if (!result.ok) break;
+      taken++;
+      clock.advance(34);
+      await first.complete(rules, result.ticket, clock.now());
+      clock.advance(32);
+    }
+    expect(taken).toBe(600);
+    // The process dies mid-request on one more unit it had taken.
+    clock.advance(1_000);
+    // A restarted limiter over the same journal: the minute is still used up.
+    const second = JournaledLimiter.open(new SqliteBudgetJournal(store.database), clock);
+    expect(second.count(perMinute, clock.now())).toBe(600);
+    const refused = await second.take(rules, clock.now());
+    expect(refused.ok).toBe(false);
+    // Once the first unit left the window, one fits again.
+    clock.advance(60_000 - 40_600 + 34);
+    expect((await second.take(rules, clock.now())).ok).toBe(true);
+    await store.close();
+  });
+
+  it('should count a unit whose completion was never written as completed at the restart', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const store = new SqliteStore({ path: ':memory:', clock });
+    const first = JournaledLimiter.open(new SqliteBudgetJournal(store.database), clock);
+    for (let i = 0; i < 20; i++) expect((await first.take(rules, clock.now())).ok).toBe(true);
+    clock.advance(5_000);
+    const second = JournaledLimiter.open(new SqliteBudgetJournal(store.database), clock);
+    // In flight when the process died: they hold the 1 s window from the restart on.
+    expect((await second.take(rules, clock.now())).ok).toBe(false);
+    clock.advance(1_000);
+    expect((await second.take(rules, clock.now())).ok).toBe(true);
+    await store.close();
+  });
+});

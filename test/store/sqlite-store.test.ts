@@ -1,0 +1,125 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { StateFileLockedError } from '../../src/store/sqlite-schema.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { storeContractSuite } from './store-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sb-sqlite-'));
+let files = 0;
+const nextPath = (): string => join(dir, `state-${++files}.db`);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+storeContractSuite('SqliteStore', () => {
+  const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+  const store = new SqliteStore({ path: nextPath(), clock });
+  return Promise.resolve({ store, clock, cleanup: () => store.close() });
+});
+
+describe('SqliteStore', () => {
+  it('should keep everything across a close and a reopen of the file', async () => {
+    const path = nextPath();
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const first = new SqliteStore({ path, clock });
+    await first.putConversation('c1', { state: 'menu' }, 0);
+    await first.enqueue('c1', { id: 'msg:1', sortKey: 1, payload: { n: 1 } }, 86_400_000);
+    await first.setValue('cutoff', 123);
+    await first.scheduleTimer({ id: 'c1:t', conversationId: 'c1', name: 't', dueAt: 5 });
+    await first.close();
+    const second = new SqliteStore({ path, clock });
+    expect(await second.getConversation('c1')).toEqual({ value: { state: 'menu' }, version: 1 });
+    expect(await second.peekInbox('c1', 5)).toEqual([
+      { id: 'msg:1', sortKey: 1, payload: { n: 1 } },
+    ]);
+    expect(await second.enqueue('c1', { id: 'msg:1', sortKey: 1, payload: 1 }, 1000)).toBe(false);
+    expect(await second.getValue('cutoff')).toBe(123);
+    expect(await second.nextTimerDue()).toBe(5);
+    await second.close();
+  });
+
+  it('should refuse a second process on the same file with a line that points to Redis', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import { SqliteStore } from './src/store/sqlite-store.ts';
+         try { new SqliteStore({ path: ${JSON.stringify(path)} }); console.log('opened'); }
+         catch (e) { console.log(e.name + ': ' + e.message); }`,
+      ],
+      { encoding: 'utf8', cwd: process.cwd() },
+    );
+    expect(child.stdout).toContain('StateFileLockedError');
+    expect(child.stdout).toContain('REDIS_URL');
+    await store.close();
+    // Released with the connection: the file opens again.
+    const again = new SqliteStore({ path });
+    await again.close();
+  });
+
+  it('should open at once a file whose holder was killed with -9', async () => {
+    const path = nextPath();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import { SqliteStore } from './src/store/sqlite-store.ts';
+         new SqliteStore({ path: ${JSON.stringify(path)} }); console.log('open');
+         setInterval(() => {}, 1000);`,
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    expect(chunk.toString()).toContain('open');
+    expect(() => new SqliteStore({ path })).toThrow(StateFileLockedError);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const store = new SqliteStore({ path });
+    await store.close();
+  });
+
+  it('should throw StateFileLockedError in the same process too', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    expect(() => new SqliteStore({ path })).toThrow(StateFileLockedError);
+    await store.close();
+  });
+
+  it('should sweep expired rows so the file does not grow', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const store = new SqliteStore({
+      path: nextPath(),
+      clock,
+      retention: { sendRecordsMs: 1000, idleConversationMs: 1000 },
+    });
+    for (let i = 0; i < 1500; i++) {
+      await store.putConversation(`c${i}`, { i }, 0);
+      await store.putSend({
+        id: `c${i}:1:1`,
+        conversationId: `c${i}`,
+        seq: 1,
+        state: 'accepted',
+        startedAt: 0,
+        contentType: 'text',
+        fingerprint: 'f',
+      });
+    }
+    clock.advance(2000);
+    for (let i = 0; i < 1000; i++) await store.markSeen(`k${i}`, 10);
+    const count = (table: string): number =>
+      Number((store.database.prepare(`SELECT COUNT(*) FROM ${table}`).raw().get() as [number])[0]);
+    expect(count('conversations')).toBe(0);
+    expect(count('sends')).toBe(0);
+    await store.close();
+  });
+});
