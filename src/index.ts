@@ -9,6 +9,12 @@
 export { createBot } from './engine/create-bot.js';
 export { BotConfigError } from './engine/types.js';
 export type {
+  EventTarget,
+  ExternalEventOptions,
+  ExternalEventResult,
+} from './engine/external-events.js';
+export { eventsRouter, createEventsHandler, EventRequestSchema } from './ingest/events-endpoint.js';
+export type {
   Bot,
   BotOptions,
   BotEvents,
@@ -95,14 +101,24 @@ export {
 } from './api/index.js';
 export type { MessagingClientOptions, Page, SendResult, Limiter, BudgetRule } from './api/index.js';
 export { RedisLimiter } from './api/redis-limiter.js';
-export type { Store } from './store/store.js';
+export type { Store, StoreRetention } from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
 export { RedisStore } from './store/redis-store.js';
+export { SqliteStore } from './store/sqlite-store.js';
+export type { SqliteStoreOptions } from './store/sqlite-store.js';
+export { StateFileLockedError } from './store/sqlite-schema.js';
+export { SqliteBudgetJournal } from './store/sqlite-budget-journal.js';
+export { guardStore, StoreUnavailableError } from './store/guarded-store.js';
+export type { GuardedStore } from './store/guarded-store.js';
+export { JournaledLimiter } from './api/journaled-limiter.js';
+export type { BudgetJournal } from './api/journaled-limiter.js';
 export { createLogger, silentLogger } from './log/logger.js';
 export type { Logger, LoggerOptions } from './log/logger.js';
 export { ManualClock, systemClock } from './core/clock.js';
 export type { Clock } from './core/clock.js';
 export { LIMITS, BUDGETS } from './core/limits.js';
+export { broadcast } from './broadcast/broadcast.js';
+export type { BroadcastConfig, BroadcastIo, BroadcastResult } from './broadcast/broadcast.js';
 
 // ── Local development: the sandbox ──────────────────────────────────────────
 export { createSandbox, defaultSandboxConfig, loadSandboxConfig } from './sandbox/index.js';

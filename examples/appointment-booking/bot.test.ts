@@ -64,19 +64,36 @@ describe('appointment-booking', () => {
     expectSent(chat).text(/Which day suits you/);
   });
 
-  it('should book on Confirm and send the reminder as a template after the window closed', async () => {
+  it('should book on Confirm and send the reminder as a template 24 h before', async () => {
     await bookUntilConfirm();
     await chat.tap('Confirm');
     expectSent(chat).text(
-      "You're booked for 10:30 on 2026-03-14 (booking BK-1001). I'll send you a reminder.",
+      "You're booked for 10:30 on 2026-03-14 (booking BK-1001). I'll send you a reminder the day before.",
     );
     expect(bookings.get('2026-03-14T10:30')).toEqual({
       bookingId: 'BK-1001',
       phone: '+14155550123',
     });
-    await chat.advance('25h');
+    expect(await chat.vars()).toMatchObject({ appointmentAt: '2026-03-14T10:30:00.000Z' });
+    // The test clock starts on 2026-03-02 09:00 UTC; the reminder is due 2026-03-13 10:30.
+    await chat.advance('11d');
+    expectSent(chat).nothing();
+    await chat.advance('2h');
     expectSent(chat).template('appointment_reminder', ['Ada Lovelace', '2026-03-14', '10:30']);
     expect(chat.turn().some((m) => m.type === 'text')).toBe(false);
+    // The contact answers: the held question goes out first, then the answer is handled.
+    await chat.say('yes');
+    expectSent(chat).text('Thank you, see you on 2026-03-14 at 10:30!');
+    expect(await chat.state()).toBe('attending');
+  });
+
+  it('should cancel the reminder when the booking is cancelled', async () => {
+    await bookUntilConfirm();
+    await chat.tap('Confirm');
+    await chat.tap('Cancel booking');
+    expectSent(chat).text('No problem. Write to us any time to book a visit.');
+    await chat.advance('14d');
+    expectSent(chat).nothing();
   });
 
   it('should go back to the date on "Change the time" and stop on Cancel', async () => {

@@ -25,13 +25,15 @@ const bookSlot: Handler = ({ input }) => {
   if (bookings.has(slot)) return { outcome: 'taken' };
   const bookingId = `BK-${1000 + bookings.size + 1}`;
   bookings.set(slot, { bookingId, phone: String(input['phone']) });
-  return { outcome: 'booked', vars: { bookingId } };
+  // The appointment time the flow's reminder is scheduled from (the clinic's clock: UTC).
+  return { outcome: 'booked', vars: { bookingId, appointmentAt: `${slot}:00.000Z` } };
 };
 
 /**
  * Appointment booking: a date and a phone number asked with validation, free times from
- * a handler as a list, confirmation buttons, and a reminder a day later that goes out as
- * the approved `appointment_reminder` template once the 24-hour window has closed.
+ * a handler as a list, confirmation buttons, and a durable reminder 24 hours before the
+ * appointment (`remind:`) that goes out as the approved `appointment_reminder` template
+ * once the 24-hour window has closed, then asks the contact to confirm or reschedule.
  */
 export const bot = defineBot({
   flows: [new URL('../../flows/appointment-booking.yaml', import.meta.url)],

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBroadcastCommand } from './broadcast-command.js';
 import { registerDevCommand } from './dev-command.js';
 import { registerFlowCommands } from './flow-commands.js';
 import { registerRunCommand } from './run-command.js';
@@ -24,5 +25,6 @@ Examples:
   registerRunCommand(program);
   registerSandboxCommand(program);
   registerFlowCommands(program);
+  registerBroadcastCommand(program);
   return program;
 }

@@ -4,6 +4,9 @@ import { BotConfigError } from '../engine/types.js';
 import type { Logger } from '../log/logger.js';
 import { parseRunConfig, type RunFlags } from './run-config.js';
 import { startWorker, WorkerStartError, type RunningWorker } from './run-worker.js';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { StateFileLockedError } from '../store/sqlite-schema.js';
 
 /** A CLI failure reported on one line with an exit code (no stack trace). */
 export class CliError extends Error {
@@ -41,6 +44,15 @@ export function registerRunCommand(program: Command): Command {
     )
     .option('--host <host>', 'interface of the HTTP servers', '0.0.0.0')
     .option('--path <path>', 'path of the callback endpoint', '/callbacks')
+    .option(
+      '--state <file>',
+      'the embedded state file (default .switchboard/state.db beside the bot; or STATE_PATH)',
+    )
+    .option('--memory', 'keep state in memory only (lost on exit: for experiments)')
+    .option(
+      '--backfill <duration>',
+      'on the first start, also answer unanswered messages up to this old, e.g. 2h (default: none)',
+    )
     .addHelpText(
       'after',
       `
@@ -48,7 +60,10 @@ Environment:
   MESSAGING_API_BASE_URL  API base URL (required), e.g. https://api.example.com
   MESSAGING_API_KEY       API key of the business number (required)
   CALLBACK_SECRET         signing secret of callbacks (required with --port)
-  REDIS_URL               use Redis for state, timers, leases and rate budgets (memory otherwise)
+  EVENTS_TOKEN            bearer token of POST /events on --port (enables it; 16+ characters)
+  REDIS_URL               use Redis for state, timers, leases and rate budgets (several workers)
+  STATE_PATH              the embedded state file when REDIS_URL is not set (like --state)
+  SWITCHBOARD_WORKER_ID   a stable name for this worker's leases (a restart takes them back at once)
   REDIS_PREFIX            key prefix in Redis, the same for every worker of a bot (default switchboard:)
   LOG_LEVEL               error | warn | info | debug | silent (default info)
   LOG_FORMAT              json | pretty (default: pretty on a terminal, else json)
@@ -57,6 +72,7 @@ Endpoints (on --port, or on --metrics-port when given):
   GET /healthz   200 while running, 503 while draining on shutdown
   GET /readyz    200 when the bot started and the store answers, else 503
   GET /metrics   Prometheus metrics (switchboard_* and process metrics)
+  POST /events   events and flow starts for contacts (with EVENTS_TOKEN; on --port only)
 
 Each server prints one JSON line on stdout: {"message":"listening","role":...,"url":...}.
 
@@ -74,9 +90,14 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
       if (loaded.status === 'error') throw new CliError(`switchboard run: ${loaded.message}`, 2);
       let worker: RunningWorker;
       try {
-        worker = await startWorker(loaded.bot, parsed.config);
+        const statePath = parsed.config.statePath ?? (await defaultStatePath(botPath));
+        worker = await startWorker(loaded.bot, { ...parsed.config, statePath });
       } catch (error) {
-        if (error instanceof BotConfigError || error instanceof WorkerStartError)
+        if (
+          error instanceof BotConfigError ||
+          error instanceof WorkerStartError ||
+          error instanceof StateFileLockedError
+        )
           throw new CliError(`switchboard run: ${error.message.replace(/\n/g, ' ')}`, 2, {
             cause: error,
           });
@@ -109,4 +130,13 @@ export function onSignals(stop: () => Promise<void>, logger: Logger): void {
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
+}
+
+/** `.switchboard/state.db` inside the bot's directory (or beside its file). */
+async function defaultStatePath(botPath: string): Promise<string> {
+  const isDir = await stat(botPath).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  return join(isDir ? botPath : dirname(botPath), '.switchboard', 'state.db');
 }

@@ -13,8 +13,26 @@ export interface RunConfig {
   readonly host: string;
   readonly callbackPath: string;
   readonly callbackSecret: string | undefined;
+  /** Bearer token of `POST /events` (enables it, on `--port`). */
+  readonly eventsToken: string | undefined;
   readonly redisUrl: string | undefined;
   readonly redisPrefix: string;
+  /**
+   * The embedded state file (without `REDIS_URL` and `--memory`): `--state`, else
+   * `STATE_PATH`, else undefined (then `.switchboard/state.db` beside the bot).
+   */
+  readonly statePath: string | undefined;
+  /** `--memory`: an explicit throwaway store (state is lost on exit). */
+  readonly memory: boolean;
+  /** `--backfill`: answer unanswered messages this much older than the first start. */
+  readonly backfillMs: number;
+  /** `SWITCHBOARD_WORKER_ID`: a stable owner name for this worker's leases. */
+  readonly workerId: string | undefined;
+  /**
+   * `RETENTION_SENDS` (default 7d: dedup marks and send records, covering the API's
+   * redelivery) and `RETENTION_IDLE` (default 30d: idle conversation documents).
+   */
+  readonly retention: { readonly sendRecordsMs: number; readonly idleConversationMs: number };
   readonly logLevel: 'error' | 'warn' | 'info' | 'debug' | 'silent';
   readonly logFormat: 'json' | 'pretty' | undefined;
 }
@@ -26,6 +44,9 @@ export interface RunFlags {
   readonly metricsPort?: string;
   readonly host?: string;
   readonly path?: string;
+  readonly state?: string;
+  readonly memory?: boolean;
+  readonly backfill?: string;
 }
 
 /** Outcome of {@link parseRunConfig}: a config, or one line saying what to fix. */
@@ -38,7 +59,8 @@ const FORMATS = ['json', 'pretty'] as const;
 
 /**
  * Reads `MESSAGING_API_BASE_URL`, `MESSAGING_API_KEY`, `CALLBACK_SECRET`, `REDIS_URL`,
- * `REDIS_PREFIX`, `LOG_LEVEL`, `LOG_FORMAT` and the flags; the first problem found is
+ * `REDIS_PREFIX`, `STATE_PATH`, `SWITCHBOARD_WORKER_ID`, `RETENTION_SENDS`, `RETENTION_IDLE`, `LOG_LEVEL`, `LOG_FORMAT` and
+ * the flags; the first problem found is
  * reported on one line.
  */
 export function parseRunConfig(
@@ -87,6 +109,11 @@ export function parseRunConfig(
     return invalid(
       'CALLBACK_SECRET is not set; callbacks (--port) need the signing secret shared with the API',
     );
+  const eventsToken = value('EVENTS_TOKEN');
+  if (eventsToken !== undefined && port === undefined)
+    return invalid('EVENTS_TOKEN is set but there is no --port to serve POST /events on');
+  if (eventsToken !== undefined && eventsToken.length < 16)
+    return invalid('EVENTS_TOKEN must be at least 16 characters (use a random secret)');
   const logLevel = value('LOG_LEVEL') ?? 'info';
   const level = LEVELS.find((l) => l === logLevel);
   if (level === undefined)
@@ -98,6 +125,33 @@ export function parseRunConfig(
   const redisUrl = value('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
     return invalid('REDIS_URL must start with redis:// or rediss://');
+  const statePath = flags.state ?? value('STATE_PATH');
+  const memory = flags.memory === true;
+  if (memory && statePath !== undefined)
+    return invalid('--memory and --state (or STATE_PATH) exclude each other: choose one store');
+  if (redisUrl !== undefined && (memory || flags.state !== undefined))
+    return invalid(
+      'REDIS_URL is set: state lives in Redis; drop --memory/--state, or unset REDIS_URL',
+    );
+  const retention = { sendRecordsMs: 7 * 86_400_000, idleConversationMs: 30 * 86_400_000 };
+  for (const [name, field] of [
+    ['RETENTION_SENDS', 'sendRecordsMs'],
+    ['RETENTION_IDLE', 'idleConversationMs'],
+  ] as const) {
+    const raw = value(name);
+    if (raw === undefined) continue;
+    const d = parseDuration(raw);
+    if (d.status === 'invalid' || d.ms < 3_600_000)
+      return invalid(`${name} "${raw}" must be a duration of at least 1h, e.g. 7d`);
+    retention[field] = d.ms;
+  }
+  let backfillMs = 0;
+  if (flags.backfill !== undefined) {
+    const d = parseDuration(flags.backfill);
+    if (d.status === 'invalid')
+      return invalid(`--backfill "${flags.backfill}" must be a duration, e.g. 2h`);
+    backfillMs = d.ms;
+  }
   return {
     status: 'ok',
     config: {
@@ -109,8 +163,14 @@ export function parseRunConfig(
       host: flags.host ?? '0.0.0.0',
       callbackPath: flags.path ?? '/callbacks',
       callbackSecret,
+      eventsToken,
       redisUrl,
       redisPrefix: value('REDIS_PREFIX') ?? 'switchboard:',
+      statePath,
+      memory,
+      backfillMs,
+      workerId: value('SWITCHBOARD_WORKER_ID'),
+      retention,
       logLevel: level,
       logFormat: format,
     },

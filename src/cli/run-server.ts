@@ -21,6 +21,8 @@ export interface RunAppOptions {
   readonly probe: RunProbe;
   /** The callback endpoint, when this server receives callbacks. */
   readonly callbacks?: { readonly path: string; readonly router: Router };
+  /** `POST /events` (bearer `EVENTS_TOKEN`), when enabled. */
+  readonly events?: Router;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface RunAppOptions {
  * const app = createRunApp({ probe, callbacks: { path: '/callbacks', router: bot.callbackRouter() } });
  */
 export function createRunApp(options: RunAppOptions): Express {
-  const { probe, callbacks } = options;
+  const { probe, callbacks, events } = options;
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
@@ -61,6 +63,16 @@ export function createRunApp(options: RunAppOptions): Express {
         .json({ code: 'draining', message: 'this worker is shutting down; retry' });
     });
     app.use(callbacks.path, callbacks.router);
+  }
+  if (events !== undefined) {
+    app.use('/events', (_req, res, next) => {
+      if (!probe.isDraining()) return next();
+      res.status(503).set('Retry-After', '1').json({
+        code: 'draining',
+        message: 'this worker is shutting down; retry with the same id',
+      });
+    });
+    app.use('/events', events);
   }
   return app;
 }

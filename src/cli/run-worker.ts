@@ -5,6 +5,7 @@ import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { createBot } from '../engine/create-bot.js';
 import type { Bot } from '../engine/types.js';
 import { workerId } from '../engine/worker-id.js';
+import { eventsRouter } from '../ingest/events-endpoint.js';
 import { PollLeader } from '../ingest/poll-leader.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
@@ -19,6 +20,12 @@ import {
   type Listening,
   type Readiness,
 } from './run-server.js';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { JournaledLimiter } from '../api/journaled-limiter.js';
+import type { Limiter } from '../api/limiter.js';
+import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
+import { SqliteStore } from '../store/sqlite-store.js';
 
 /** Options of {@link startWorker}. */
 export interface StartWorkerOptions {
@@ -58,7 +65,8 @@ export class WorkerStartError extends Error {
 }
 
 /**
- * Starts a production worker: store (Redis when `REDIS_URL`, else memory), API client
+ * Starts a production worker: store (Redis when `REDIS_URL`, memory with `--memory`,
+ * else the SQLite state file), API client
  * with the shared rate limiter, the bot, the polling leader (only one worker of those
  * sharing a Redis prefix polls), metrics, and the HTTP servers. Prints one JSON line per
  * server to `stdout`: `{"message":"listening","role":"callbacks"|"metrics","url",...}`.
@@ -71,10 +79,20 @@ export async function startWorker(
   config: RunConfig,
   options: StartWorkerOptions = {},
 ): Promise<RunningWorker> {
-  const worker = workerId();
+  // One process per state file: a fixed owner, so a restart takes its leases back at once.
+  // With Redis, host:port names one worker (two cannot listen on one port), so a restarted
+  // worker takes its poll and conversation leases back at once too.
+  const worker =
+    config.workerId ??
+    (config.redisUrl === undefined && !config.memory
+      ? `local:${hostname()}`
+      : config.port !== undefined && config.port > 0
+        ? `${hostname()}:${config.port}`
+        : workerId());
   const secrets = [
     config.apiKey,
     ...(config.callbackSecret === undefined ? [] : [config.callbackSecret]),
+    ...(config.eventsToken === undefined ? [] : [config.eventsToken]),
   ];
   const logger =
     options.logger ??
@@ -84,16 +102,14 @@ export async function startWorker(
       defaultMeta: { worker },
       ...(config.logFormat === undefined ? {} : { format: config.logFormat }),
     });
-  const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
-  const store: Store =
-    redis === undefined ? new MemoryStore() : new RedisStore({ redis, prefix: config.redisPrefix });
+  const redis =
+    config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+  const { store, limiter, kind } = openStore(config, redis);
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     logger,
-    ...(redis === undefined
-      ? {}
-      : { limiter: new RedisLimiter({ redis, prefix: config.redisPrefix }) }),
+    ...(limiter === undefined ? {} : { limiter }),
   });
   const receivesCallbacks = config.port !== undefined && config.callbackSecret !== undefined;
   let bot: Bot;
@@ -105,6 +121,9 @@ export async function startWorker(
       api: { client },
       store,
       logger,
+      backfillMs: config.backfillMs,
+      dedupTtlMs: config.retention.sendRecordsMs,
+      workerId: worker,
       // Timers and the inbox sweeper every 250 ms: timers fire at most 250 ms late, and work
       // left by another worker is picked up in small steps instead of once-a-second bursts.
       tickMs: 250,
@@ -113,6 +132,7 @@ export async function startWorker(
         : {}),
     });
   } catch (error) {
+    await store.close();
     redis?.disconnect();
     throw error;
   }
@@ -132,14 +152,9 @@ export async function startWorker(
   let draining = false;
   const readiness = async (): Promise<Readiness> => {
     if (!started) return { status: 'not_ready', reason: 'bot not started' };
-    if (redis === undefined) return { status: 'ready' };
-    try {
-      await withTimeout(redis.ping(), 2_000);
-      return { status: 'ready' };
-    } catch (error) {
-      logger.warn('readiness: Redis did not answer PING', { error: String(error) });
-      return { status: 'not_ready', reason: 'redis unreachable' };
-    }
+    // One read through the guarded store: an outage is logged once, not per probe.
+    const answers = await withTimeout(bot.probeStore(), 2_000).catch(() => false);
+    return answers ? { status: 'ready' } : { status: 'not_ready', reason: 'store unavailable' };
   };
   const servers: Listening[] = [];
   try {
@@ -152,6 +167,9 @@ export async function startWorker(
       const app = createRunApp({
         probe: separateOps ? probe : { ...probe, registry: metrics.registry },
         callbacks: { path: config.callbackPath, router: bot.callbackRouter() },
+        ...(config.eventsToken === undefined
+          ? {}
+          : { events: eventsRouter({ bot, token: config.eventsToken, logger }) }),
       });
       servers.push(await listenOrFail(app, config.host, config.port, 'callbacks'));
     }
@@ -163,6 +181,7 @@ export async function startWorker(
     await leader?.stop();
     await bot.stop();
     await Promise.all(servers.map((s) => closeServer(s.server)));
+    await store.close();
     redis?.disconnect();
     throw error;
   }
@@ -179,7 +198,7 @@ export async function startWorker(
   announce('metrics', metricsUrl, {});
   logger.info('switchboard running', {
     bot: resolved.source,
-    store: redis === undefined ? 'memory' : 'redis',
+    store: kind,
     polling: config.pollMs === undefined ? 'off' : `${config.pollMs}ms (leader election)`,
     callbacks: callbackUrl === undefined ? 'off' : `${callbackUrl}${config.callbackPath}`,
     metrics: metricsUrl ?? callbackUrl ?? 'off',
@@ -204,6 +223,7 @@ export async function startWorker(
         await bot.stop();
         await Promise.all(servers.map((s) => closeServer(s.server)));
         metrics.dispose();
+        await store.close();
         await redis?.quit();
         logger.info('stopped');
       })();
@@ -212,8 +232,44 @@ export async function startWorker(
   };
 }
 
-async function connectRedis(url: string): Promise<Redis> {
+/**
+ * The store of a worker: Redis when `REDIS_URL` is set (several workers), memory with
+ * `--memory`, else the embedded SQLite state file, whose budget journal keeps the recent
+ * use of the rate budgets across restarts (the API counts the key's traffic).
+ */
+function openStore(
+  config: RunConfig,
+  redis: Redis | undefined,
+): { store: Store; limiter: Limiter | undefined; kind: string } {
+  if (redis !== undefined) {
+    return {
+      store: new RedisStore({ redis, prefix: config.redisPrefix, retention: config.retention }),
+      limiter: new RedisLimiter({ redis, prefix: config.redisPrefix }),
+      kind: 'redis',
+    };
+  }
+  if (config.memory)
+    return {
+      store: new MemoryStore({ retention: config.retention }),
+      limiter: undefined,
+      kind: 'memory',
+    };
+  const path = config.statePath ?? join('.switchboard', 'state.db');
+  const store = new SqliteStore({ path, retention: config.retention });
+  const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
+  return { store, limiter, kind: `sqlite ${path}` };
+}
+
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // Without a listener ioredis prints "Unhandled error event" on every failed reconnect;
+  // the guarded store logs an outage once (and its end).
+  let reported = false;
+  redis.on('error', (error: Error) => {
+    if (!reported) logger.debug('redis connection error', { error: error.message });
+    reported = true;
+  });
+  redis.on('ready', () => (reported = false));
   try {
     await redis.connect();
     return redis;

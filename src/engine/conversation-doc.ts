@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OutboundStatus } from '../api/resources.js';
+import { ExternalEventPayloadSchema } from './external-event.js';
 import {
   ContactInfoSchema,
   EffectSchema,
@@ -12,6 +13,9 @@ import {
   SendEffectSchema,
   VarsSchema,
 } from './schemas.js';
+
+/** How many applied item ids a document remembers (items apply in order, so few suffice). */
+export const APPLIED_KEPT = 32;
 
 /** The conversation document (key: the conversation id). */
 export const ConversationDocSchema = z.object({
@@ -36,6 +40,12 @@ export const ConversationDocSchema = z.object({
   state: z.string(),
   vars: VarsSchema,
   ended: z.boolean(),
+  /**
+   * Ids of the latest inbox items applied to this document (newest last, at most
+   * {@link APPLIED_KEPT}), written in the same compare-and-set as the state they led to:
+   * an item found here after a crash is not applied again, only its pending effects run.
+   */
+  applied: z.array(z.string()),
 });
 export type ConversationDoc = z.infer<typeof ConversationDocSchema>;
 
@@ -60,6 +70,8 @@ export const InboxPayloadSchema = z.discriminatedUnion('kind', [
   }),
   /** An event produced by the engine itself (handler result, timer, send outcome). */
   z.object({ kind: z.literal('flow'), event: FlowEventSchema }),
+  /** An event from outside (`bot.notify`, `bot.start`, `POST /events`); see external-event.ts. */
+  ExternalEventPayloadSchema,
   /** Another attempt to reconcile a send whose outcome is unknown. */
   z.object({ kind: z.literal('reconcile'), sendId: z.string(), attempt: z.number().int() }),
 ]);

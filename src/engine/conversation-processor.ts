@@ -4,6 +4,7 @@ import { ActorCache } from './actor-cache.js';
 import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { ConversationRun, type Loaded } from './conversation-run.js';
 import type { EngineDeps } from './engine-deps.js';
+import { contactKey } from './external-events.js';
 import { parseStoredDoc } from './stored-doc.js';
 
 export { ConversationConflictError } from './conversation-run.js';
@@ -13,8 +14,9 @@ export const ACTOR_CACHE_SIZE = 1024;
 
 /**
  * Processes one inbox item of one conversation (the caller holds the conversation's
- * lease): load the document, feed the event to the machine, persist with CAS, then
- * carry out the new effects, persisting progress after each one. The actors of recently
+ * lease): load the document, feed the event to the machine, persist with CAS (recording
+ * the item as applied in the same write), then carry out the new effects, persisting
+ * progress after each one. An item the document already records is not applied again. The actors of recently
  * active conversations stay running in an LRU cache, used only while the stored
  * document is still the one they produced.
  */
@@ -63,11 +65,22 @@ export class ConversationProcessor {
       });
       return;
     }
+    // Remember where a contact's conversation is, for bot.notify / bot.start.
+    if (loaded.version === 0 && payload.kind === 'inbound')
+      await this.#deps.store.setValue(contactKey(payload.contact.phone), conversationId);
     const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);
     try {
       // A crash may have left effects of the previous event unexecuted.
       await run.runPending();
-      await run.apply(payload);
+      // Applied before a crash (its state was saved, its ack was not): never again.
+      if (loaded.doc.applied.includes(item.id)) {
+        this.#deps.logger.debug('item already applied; finishing its effects only', {
+          conversationId,
+          itemId: item.id,
+        });
+        return;
+      }
+      await run.apply(payload, item.id);
       run.keepActor();
     } finally {
       run.dispose();
@@ -76,7 +89,7 @@ export class ConversationProcessor {
 
   #fresh(payload: InboxPayload): Loaded | undefined {
     const contact: ContactInfo | undefined =
-      payload.kind === 'inbound'
+      payload.kind === 'inbound' || payload.kind === 'event'
         ? payload.contact
         : payload.kind === 'ownership'
           ? payload.contact
@@ -96,6 +109,7 @@ export class ConversationProcessor {
       state: '',
       vars: {},
       ended: false,
+      applied: [],
     };
     return { doc, version: 0 };
   }

@@ -1,7 +1,7 @@
 import { isCompiledMachine } from '../flows/compile-flow.js';
 import type { FlowEvent, RunnableFlow } from '../flows/contract.js';
 import type { ActorCache, LiveActor } from './actor-cache.js';
-import type { ConversationDoc, InboxPayload } from './conversation-doc.js';
+import { APPLIED_KEPT, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { EffectExecutor } from './effect-executor.js';
 import type { EngineDeps } from './engine-deps.js';
 import { stepFlow } from './flow-runner.js';
@@ -32,6 +32,8 @@ export class ConversationRun {
   readonly #effects: EffectExecutor;
   /** The running actor whose persisted snapshot is `doc.snapshot` (when there is one). */
   #live: LiveActor | undefined;
+  /** The id of the item being applied, recorded by the save that changes the state. */
+  #itemId: string | undefined;
 
   constructor(
     deps: EngineDeps,
@@ -52,8 +54,14 @@ export class ConversationRun {
     return this.#loaded.doc;
   }
 
-  async apply(payload: InboxPayload): Promise<void> {
+  /**
+   * Applies one item. The save that records its effect on the machine also records its id
+   * in `applied` (one compare-and-set), so a retry after a crash never applies it twice.
+   * Saves before that point change nothing a second application would not redo the same.
+   */
+  async apply(payload: InboxPayload, itemId?: string): Promise<void> {
     const doc = this.#doc;
+    this.#itemId = itemId;
     switch (payload.kind) {
       case 'inbound': {
         doc.contact = payload.contact;
@@ -62,6 +70,13 @@ export class ConversationRun {
         if (payload.humanOwned !== undefined) await this.#ownership(payload.humanOwned);
         if (doc.humanOwned) {
           // Recorded (window, contact) but not fed: a person is handling it.
+          this.#markApplied();
+          await this.#save();
+          return;
+        }
+        if (await this.#deps.history.isHistory(at)) {
+          // From before the bot's first start (or already answered): recorded, never fed.
+          this.#markApplied();
           await this.#save();
           return;
         }
@@ -75,6 +90,7 @@ export class ConversationRun {
       case 'ownership':
         if (payload.contact !== undefined) doc.contact = payload.contact;
         await this.#ownership(payload.humanOwned);
+        this.#markApplied();
         await this.#save();
         return;
       case 'flow':
@@ -86,7 +102,34 @@ export class ConversationRun {
       case 'reconcile':
         await this.#reconcile(payload.sendId, payload.attempt);
         return;
+      case 'event':
+        await this.#external(payload);
+        return;
     }
+  }
+
+  /** `bot.notify` feeds the named event; `bot.start` (re)starts the named flow with vars. */
+  async #external(payload: Extract<InboxPayload, { kind: 'event' }>): Promise<void> {
+    const doc = this.#doc;
+    const event = payload.event;
+    if (event.type === 'notify') {
+      await this.#feed({ type: 'external.event', name: event.name, data: event.data });
+      return;
+    }
+    const flow = this.#deps.flows.get(event.flowId);
+    if (flow === undefined) {
+      this.#deps.logger.error('bot.start names an unknown flow; ignored', {
+        conversationId: this.#id,
+        flowId: event.flowId,
+      });
+      return;
+    }
+    // A fresh start in that flow: whatever ran before is left (its timers fire into nothing).
+    this.dispose();
+    doc.flowId = flow.id;
+    doc.flowVersion = flow.version;
+    doc.snapshot = null;
+    await this.#feed({ type: 'conversation.start', vars: event.vars });
   }
 
   /** Hands the live actor to the cache: the stored document is the one it produced. */
@@ -157,8 +200,13 @@ export class ConversationRun {
     if (snapshot !== null && doc.flowVersion !== flow.version)
       snapshot = this.#migrate(flow, snapshot);
     if (snapshot === null) {
-      // Only a message from the contact (or an explicit start) begins a conversation.
-      if (event.type !== 'inbound.message' && event.type !== 'conversation.start') return;
+      // Only a message from the contact, an explicit start or an external event begins one.
+      if (
+        event.type !== 'inbound.message' &&
+        event.type !== 'conversation.start' &&
+        event.type !== 'external.event'
+      )
+        return;
       doc.epoch += 1;
       doc.lastEffectSeq = -1;
       doc.ended = false;
@@ -184,6 +232,7 @@ export class ConversationRun {
         error: step.error instanceof Error ? step.error.message : String(step.error),
       });
       this.#deps.emit('error', { conversationId: this.#id, error: step.error });
+      this.#markApplied();
       await this.#save();
       return;
     }
@@ -193,8 +242,19 @@ export class ConversationRun {
     doc.vars = step.context.vars;
     doc.ended = step.context.ended;
     doc.pending = step.context.outbox.filter((e) => e.seq > doc.lastEffectSeq);
+    this.#markApplied();
     await this.#save();
     await this.runPending();
+  }
+
+  /** Records the item being applied (once; the oldest ids beyond the bound are dropped). */
+  #markApplied(): void {
+    const id = this.#itemId;
+    if (id === undefined) return;
+    this.#itemId = undefined;
+    const applied = this.#doc.applied.filter((a) => a !== id);
+    applied.push(id);
+    this.#doc.applied = applied.slice(-APPLIED_KEPT);
   }
 
   /** A running actor whose state is `snapshot`: this run's own, or a matching cached one. */

@@ -2,6 +2,7 @@ import { MessagingClient } from '../api/client.js';
 import { systemClock } from '../core/clock.js';
 import { silentLogger } from '../log/logger.js';
 import { MemoryStore } from '../store/memory-store.js';
+import { StoreUnavailableError, guardStore } from '../store/guarded-store.js';
 import type { InboxItem } from '../store/store.js';
 import { createCallbackHandler } from '../ingest/callback-core.js';
 import { expressCallbackRouter } from '../ingest/express-adapter.js';
@@ -11,10 +12,19 @@ import { checkBotOptions } from './check-options.js';
 import { ConversationProcessor } from './conversation-processor.js';
 import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
+import { HistoryCutoff } from './history-cutoff.js';
 import { ConversationScheduler } from './scheduler.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
 import { workerId } from './worker-id.js';
+import {
+  enqueueExternal,
+  notifyEvent,
+  type EventTarget,
+  type ExternalEventOptions,
+  type ExternalEventResult,
+} from './external-events.js';
+import type { Vars } from '../flows/contract.js';
 import type {
   Bot,
   BotEvents,
@@ -23,6 +33,7 @@ import type {
   EngineClient,
   RawCallbackRequest,
 } from './types.js';
+import { BotConfigError } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Inbox items started per event-loop turn, and the turn's time slice (see {@link TurnGate}). */
@@ -41,7 +52,8 @@ export function createBot(options: BotOptions): Bot {
   const { flows, entry } = checkBotOptions(options);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const store = options.store ?? new MemoryStore({ clock });
+  // Every store is guarded: an outage is one typed error, logged once (guarded-store.ts).
+  const store = guardStore(options.store ?? new MemoryStore({ clock }), { logger, clock });
   const client: EngineClient =
     'client' in options.api
       ? options.api.client
@@ -66,8 +78,11 @@ export function createBot(options: BotOptions): Bot {
     handlers: options.handlers ?? {},
     handlerTimeoutMs: options.handlerTimeoutMs ?? 10_000,
     dedupTtlMs: options.dedupTtlMs ?? 7 * DAY_MS,
+    history: new HistoryCutoff({ store, clock, logger, backfillMs: options.backfillMs ?? 0 }),
     reconcileAttempts: options.reconcileAttempts ?? 3,
-    reconcileDelaysMs: [5_000, 30_000, 120_000],
+    // Attempts at 0, 5 and 15 s: the last one, past the proof of absence, can resend.
+    reconcileDelaysMs: [5_000, 10_000, 120_000],
+    absenceProofMs: ('client' in options.api ? 10_000 : (options.api.timeoutMs ?? 10_000)) + 5_000,
     sendRetries: options.sendRetries ?? 3,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 30_000)).unref()),
     stopSignal: stopController.signal,
@@ -88,7 +103,12 @@ export function createBot(options: BotOptions): Bot {
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const scheduler = new ConversationScheduler(
-    createDrain(deps, processor, workerId(), new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS)),
+    createDrain(
+      deps,
+      processor,
+      options.workerId ?? workerId(),
+      new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS),
+    ),
     options.concurrency ?? 16,
     logger,
   );
@@ -115,21 +135,56 @@ export function createBot(options: BotOptions): Bot {
     for (const id of await store.conversationsWithInbox(1000)) scheduler.schedule(id);
   };
   const tick = (): void => {
-    void scheduler
-      .track(sweep())
-      .catch((error: unknown) =>
-        logger.error('timer/sweeper tick failed', { error: String(error) }),
-      );
+    void scheduler.track(sweep()).catch((error: unknown) => {
+      // An outage is logged once by the guarded store; the next tick tries again.
+      const level = error instanceof StoreUnavailableError ? 'debug' : 'error';
+      logger[level]('timer/sweeper tick failed; will retry', { error: String(error) });
+    });
   };
 
+  async function startBot(): Promise<void> {
+    running = true;
+    await deps.history.cutoff();
+    // A store outage now is not fatal: the tick sweeps again until the store answers.
+    await scheduler.track(sweep()).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+    });
+    const tickMs = options.tickMs ?? 1000;
+    if (tickMs > 0 && loop === undefined) loop = setInterval(tick, tickMs).unref();
+    if (options.polling !== undefined) poller.start();
+    logger.info('bot started', { flows: [...flows.keys()], entry: entry.id });
+  }
+  function start(): Promise<void>;
+  function start(
+    contact: EventTarget,
+    flowId: string,
+    vars?: Vars,
+    eventOptions?: ExternalEventOptions,
+  ): Promise<ExternalEventResult>;
+  function start(
+    contact?: EventTarget,
+    flowId?: string,
+    vars?: Vars,
+    eventOptions?: ExternalEventOptions,
+  ): Promise<void | ExternalEventResult> {
+    if (contact === undefined || flowId === undefined) return startBot();
+    if (!flows.has(flowId))
+      return Promise.reject(
+        new BotConfigError(
+          `bot.start: unknown flow "${flowId}" (known: ${[...flows.keys()].join(', ')})`,
+        ),
+      );
+    return scheduler.track(
+      enqueueExternal(deps, contact, { type: 'start', flowId, vars: vars ?? {} }, eventOptions),
+    );
+  }
+
   const bot: Bot = {
-    async start() {
-      running = true;
-      await scheduler.track(sweep());
-      const tickMs = options.tickMs ?? 1000;
-      if (tickMs > 0 && loop === undefined) loop = setInterval(tick, tickMs).unref();
-      if (options.polling !== undefined) poller.start();
-      logger.info('bot started', { flows: [...flows.keys()], entry: entry.id });
+    start,
+    notify(contact, event, data, eventOptions) {
+      return scheduler.track(
+        enqueueExternal(deps, contact, notifyEvent(event, data), eventOptions),
+      );
     },
     async stop() {
       running = false;
@@ -193,6 +248,9 @@ export function createBot(options: BotOptions): Bot {
     },
     idle() {
       return scheduler.idle();
+    },
+    probeStore() {
+      return store.probe();
     },
     on(event, listener) {
       let set = listeners.get(event);

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../store/guarded-store.js';
 import type { Lease } from '../store/store.js';
 import { ConversationConflictError, type ConversationProcessor } from './conversation-processor.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -50,6 +51,15 @@ export function createDrain(
               deps.logger.warn(error.message, { conversationId });
               return;
             }
+            if (error instanceof StoreUnavailableError) {
+              // Kept in the inbox; the sweeper retries once the store answers (the outage
+              // itself is logged once, by the guarded store).
+              deps.logger.debug('store unavailable; the event will be retried', {
+                conversationId,
+                itemId: item.id,
+              });
+              return;
+            }
             // An unexpected failure: report it and drop the item so it cannot block the
             // conversation forever (the error event carries it for operators).
             deps.logger.error('processing an event failed; event dropped', {
@@ -64,7 +74,8 @@ export function createDrain(
         }
       } finally {
         await held.stop();
-        await deps.store.releaseLease(leaseName(conversationId), owner);
+        // A release that fails leaves the lease to expire (LEASE_MS): nothing is lost.
+        await deps.store.releaseLease(leaseName(conversationId), owner).catch(() => undefined);
       }
       const more = await deps.store.peekInbox(conversationId, 1);
       if (more.length === 0) return;

@@ -76,7 +76,7 @@ export class EffectExecutor {
           id: `${id}:${effect.name}`,
           conversationId: id,
           name: effect.name,
-          dueAt: this.#deps.clock.now() + effect.delayMs,
+          dueAt: effect.at ?? this.#deps.clock.now() + effect.delayMs,
         });
         return 'scheduled';
       case 'timer.cancel':

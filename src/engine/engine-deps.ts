@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import type { Logger } from '../log/logger.js';
 import type { InboxItem, Store } from '../store/store.js';
+import type { HistoryCutoff } from './history-cutoff.js';
 import type { BotEvents, EngineClient, Handler } from './types.js';
 
 /** Resolved configuration and collaborators shared by the engine's parts. */
@@ -15,10 +16,17 @@ export interface EngineDeps {
   readonly handlers: Readonly<Record<string, Handler>>;
   readonly handlerTimeoutMs: number;
   readonly dedupTtlMs: number;
+  /** The number's history line: older inbound messages are never answered. */
+  readonly history: HistoryCutoff;
   readonly reconcileAttempts: number;
   /** Delays between reconciliation attempts (clock ms), the first attempt is immediate. */
   readonly reconcileDelaysMs: readonly number[];
   readonly sendRetries: number;
+  /**
+   * How long after a send's outcome became unknown a read of history that lacks it proves
+   * it was never admitted. Default: the API request timeout + 5 s.
+   */
+  readonly absenceProofMs: number;
   /** Waits a 429/503 hint before retrying a definitely rejected send. */
   readonly sleep: (ms: number) => Promise<void>;
   /** Aborted when the bot stops (handlers see it). */

@@ -1,4 +1,5 @@
 import type { Logger } from '../log/logger.js';
+import { StoreUnavailableError } from '../store/guarded-store.js';
 
 /** Drains one conversation's inbox; resolves when it is empty (or cannot proceed). */
 export type Drain = (conversationId: string) => Promise<void>;
@@ -83,8 +84,10 @@ export class ConversationScheduler {
     try {
       await this.#drain(conversationId);
     } catch (error) {
-      // The drain reports its own errors; this guards the loop itself.
-      this.#logger.error('conversation drain failed', { conversationId, error: String(error) });
+      // The drain reports its own errors; this guards the loop itself. A store outage is
+      // logged once by the guarded store; the sweeper comes back to the conversation.
+      const level = error instanceof StoreUnavailableError ? 'debug' : 'error';
+      this.#logger[level]('conversation drain failed', { conversationId, error: String(error) });
     } finally {
       this.#running.delete(conversationId);
       if (this.#again.delete(conversationId)) this.schedule(conversationId);

@@ -73,14 +73,21 @@ export const EffectSchema = z.discriminatedUnion('kind', [
     input: VarsSchema,
     timeoutMs: z.number(),
   }),
-  z.object({ kind: z.literal('timer.start'), seq, name: z.string(), delayMs: z.number() }),
+  z.object({
+    kind: z.literal('timer.start'),
+    seq,
+    name: z.string(),
+    delayMs: z.number(),
+    at: z.number().exactOptional(),
+  }),
   z.object({ kind: z.literal('timer.cancel'), seq, name: z.string() }),
   z.object({ kind: z.literal('handoff.request'), seq, reason: z.string().exactOptional() }),
   z.object({ kind: z.literal('end'), seq }),
 ]);
 
 export const FlowEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('conversation.start') }),
+  z.object({ type: z.literal('conversation.start'), vars: VarsSchema.exactOptional() }),
+  z.object({ type: z.literal('external.event'), name: z.string(), data: VarsSchema }),
   z.object({ type: z.literal('inbound.message'), message: InboundMessageSchema }),
   z.object({
     type: z.literal('handler.done'),

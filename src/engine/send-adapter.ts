@@ -68,7 +68,8 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
   if (existing !== undefined) {
     // A record written before a crash: pending means the POST may have gone out.
     if (existing.state === 'pending' || existing.state === 'unknown') {
-      const record = { ...existing, state: 'unknown' as const };
+      const unknownSince = existing.unknownSince ?? deps.clock.now();
+      const record = { ...existing, state: 'unknown' as const, unknownSince };
       await deps.store.putSend(record);
       return { status: 'unknown', record };
     }
@@ -96,7 +97,7 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
   };
   for (let attempt = 0; ; attempt++) {
     const startedAt = deps.clock.now();
-    await deps.store.putSend({ ...base, state: 'pending', startedAt });
+    await deps.store.putSend({ ...base, state: 'pending', startedAt, request });
     const result = await deps.client.send(request);
     if (result.status === 'accepted') {
       await deps.store.putSend({
@@ -108,7 +109,13 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
       return { status: 'accepted', messageId: result.messageId };
     }
     if (result.status === 'unknown') {
-      const record: SendRecord = { ...base, state: 'unknown', startedAt: result.startedAt };
+      const record: SendRecord = {
+        ...base,
+        state: 'unknown',
+        startedAt: result.startedAt,
+        unknownSince: deps.clock.now(),
+        request,
+      };
       await deps.store.putSend(record);
       deps.logger.warn('send outcome unknown; reconciling, never replaying', {
         conversationId: job.conversationId,

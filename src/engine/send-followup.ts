@@ -2,6 +2,9 @@ import type { FlowEvent } from '../flows/contract.js';
 import { RECONCILE_TIMER_PREFIX, type EngineDeps } from './engine-deps.js';
 import { reconcileSend } from './reconcile.js';
 import { sendRecordId } from './send-adapter.js';
+import { z } from 'zod';
+import type { SendRequest } from '../messages/index.js';
+import type { SendRecord } from '../store/store.js';
 
 /** A status hint (callback or polled history) about an outbound message. */
 export interface StatusHint {
@@ -49,10 +52,17 @@ export async function followStatus(
   };
 }
 
+/** Sends given again after a proof of absence, at most. */
+export const MAX_RESENDS = 1;
+
 /**
  * One reconciliation attempt of a send whose outcome is unknown (spec 4.5.6): found in
- * history → `reconciled`; not found → another attempt later through a durable timer;
- * out of attempts → `send.unknown` for the flow. Never sends.
+ * history → `reconciled`; not found → another attempt later through a durable timer.
+ * A send absent from history when read at least `absenceProofMs` after its outcome became
+ * unknown (past the request's deadline and its writer's death, so it can no longer be
+ * admitted) was never admitted:
+ * its outcome is known, and it is sent once more (never a replay of an admitted message).
+ * Out of attempts without a proof → `send.unknown` for the flow.
  */
 export async function followUnknownSend(
   deps: EngineDeps,
@@ -65,28 +75,103 @@ export async function followUnknownSend(
   if (record === undefined || record.state !== 'unknown') return undefined;
   const result = await reconcileSend(deps, record);
   if (result.status === 'found') {
-    await deps.store.putSend({ ...record, state: 'reconciled', messageId: result.messageId });
+    const { request: _request, ...rest } = record;
+    await deps.store.putSend({ ...rest, state: 'reconciled', messageId: result.messageId });
     deps.logger.info('unknown send reconciled: it was admitted', {
       sendId,
       messageId: result.messageId,
     });
     return undefined;
   }
+  const resends = record.resends ?? 0;
+  if (
+    result.status === 'not_found' &&
+    record.request !== undefined &&
+    resends < MAX_RESENDS &&
+    deps.clock.now() - (record.unknownSince ?? record.startedAt) >= deps.absenceProofMs
+  ) {
+    return resend(deps, conversationId, epoch, record, attempt);
+  }
   if (result.status === 'error') {
     deps.logger.warn('reconciliation read failed', { sendId, error: String(result.error) });
   }
   const next = attempt + 1;
-  if (next < deps.reconcileAttempts) {
-    const delay = deps.reconcileDelaysMs[attempt] ?? deps.reconcileDelaysMs.at(-1) ?? 5000;
-    await deps.store.scheduleTimer({
-      id: `${conversationId}:${RECONCILE_TIMER_PREFIX}${sendId}`,
-      conversationId,
-      name: `${RECONCILE_TIMER_PREFIX}${sendId}#${next}`,
-      dueAt: deps.clock.now() + delay,
-    });
+  if (next < deps.reconcileAttempts * (1 + resends)) {
+    const delays = deps.reconcileDelaysMs;
+    const delay = delays[attempt % deps.reconcileAttempts] ?? delays.at(-1) ?? 5000;
+    await scheduleAttempt(deps, conversationId, sendId, next, delay);
     return undefined;
   }
   deps.logger.warn('unknown send could not be confirmed; telling the flow', { sendId });
   if (record.id !== sendRecordId(conversationId, epoch, record.seq)) return undefined;
   return { type: 'send.unknown', seq: record.seq };
 }
+
+/** Sends a request proven never admitted once more, under the same record. */
+async function resend(
+  deps: EngineDeps,
+  conversationId: string,
+  epoch: number,
+  record: SendRecord,
+  attempt: number,
+): Promise<FlowEvent | undefined> {
+  const parsed = SendRequestShape.safeParse(record.request);
+  if (!parsed.success) return undefined;
+  const request = parsed.data as unknown as SendRequest;
+  deps.logger.info('unknown send proven absent from history; sending it once more', {
+    sendId: record.id,
+  });
+  const startedAt = deps.clock.now();
+  const resends = (record.resends ?? 0) + 1;
+  await deps.store.putSend({ ...record, state: 'pending', startedAt, resends });
+  const result = await deps.client.send(request);
+  const { request: _request, ...base } = record;
+  if (result.status === 'accepted') {
+    await deps.store.putSend({
+      ...base,
+      state: 'accepted',
+      startedAt,
+      resends,
+      messageId: result.messageId,
+    });
+    return undefined;
+  }
+  if (result.status === 'unknown') {
+    await deps.store.putSend({
+      ...record,
+      state: 'unknown',
+      startedAt,
+      resends,
+      unknownSince: deps.clock.now(),
+    });
+    const delay = deps.reconcileDelaysMs[0] ?? 5000;
+    await scheduleAttempt(deps, conversationId, record.id, attempt + 1, delay);
+    return undefined;
+  }
+  const code = String(result.error.code);
+  await deps.store.putSend({ ...base, state: 'rejected', startedAt, resends, code });
+  if (record.id !== sendRecordId(conversationId, epoch, record.seq)) return undefined;
+  return { type: 'send.failed', seq: record.seq, code };
+}
+
+async function scheduleAttempt(
+  deps: EngineDeps,
+  conversationId: string,
+  sendId: string,
+  attempt: number,
+  delayMs: number,
+): Promise<void> {
+  await deps.store.scheduleTimer({
+    id: `${conversationId}:${RECONCILE_TIMER_PREFIX}${sendId}`,
+    conversationId,
+    name: `${RECONCILE_TIMER_PREFIX}${sendId}#${attempt}`,
+    dueAt: deps.clock.now() + delayMs,
+  });
+}
+
+/** What a stored request must look like to be sent again (the builders checked it before). */
+const SendRequestShape = z.looseObject({
+  messaging_product: z.string(),
+  to: z.string(),
+  type: z.string(),
+});

@@ -4,16 +4,25 @@
  * so are empty lists; older documents with every field read the same way. Reading is
  * validated: a hand-written check for the common shape (no effects waiting), zod for
  * the rest and for every error message.
+ *
+ * Format versions (`v`): 1 = no `v` field (written before exactly-once application: no
+ * applied-item record, read as an empty one); 2 = `v: 2` with `applied`. A document of a
+ * newer format than {@link STORED_DOC_VERSION} is refused with an error saying so.
  */
 import { z } from 'zod';
 import { ConversationDocSchema, type ConversationDoc } from './conversation-doc.js';
 import { ContactInfoSchema, EffectSchema, SendEffectSchema, VarsSchema } from './schemas.js';
 
+/** The stored format this code writes. */
+export const STORED_DOC_VERSION = 2;
+
 const StoredDocSchema = ConversationDocSchema.extend({
+  v: z.number().int().min(1).max(STORED_DOC_VERSION).exactOptional(),
   contact: ContactInfoSchema.exactOptional(),
   vars: VarsSchema.exactOptional(),
   pending: z.array(EffectSchema).exactOptional(),
   heldSends: z.array(SendEffectSchema).exactOptional(),
+  applied: z.array(z.string()).exactOptional(),
 });
 
 /** Where left-out fields are found again: the persisted machine context. */
@@ -31,11 +40,18 @@ export type StoredDocResult =
 
 /** Reads a stored document back (validated); the error names what is wrong. */
 export function parseStoredDoc(value: unknown): StoredDocResult {
+  const format = isObject(value) ? value['v'] : undefined;
+  if (typeof format === 'number' && format > STORED_DOC_VERSION) {
+    return {
+      status: 'invalid',
+      error: `document format ${format} was written by a newer switchboard (this one reads up to ${STORED_DOC_VERSION}); upgrade every worker`,
+    };
+  }
   const fast = readCommon(value);
   if (fast !== undefined) return { status: 'valid', doc: fast };
   const parsed = StoredDocSchema.safeParse(value);
   if (!parsed.success) return { status: 'invalid', error: parsed.error.message };
-  const { contact, vars, pending, heldSends, ...rest } = parsed.data;
+  const { v: _format, contact, vars, pending, heldSends, applied, ...rest } = parsed.data;
   let context: z.infer<typeof SnapshotContextSchema>['context'] | undefined;
   if (contact === undefined || vars === undefined) {
     const snapshot = SnapshotContextSchema.safeParse(rest.snapshot);
@@ -54,6 +70,7 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
       vars: fullVars,
       pending: pending ?? [],
       heldSends: heldSends ?? [],
+      applied: applied ?? [],
     },
   };
 }
@@ -66,6 +83,7 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
 export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<string, unknown> {
   const context = objectAt(doc.snapshot, 'context');
   const stored: Record<string, unknown> = {
+    v: STORED_DOC_VERSION,
     flowId: doc.flowId,
     flowVersion: doc.flowVersion,
     epoch: doc.epoch,
@@ -83,6 +101,7 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (!sameVars(context?.['vars'], doc.vars)) stored['vars'] = doc.vars;
   if (doc.pending.length > 0) stored['pending'] = doc.pending;
   if (doc.heldSends.length > 0) stored['heldSends'] = doc.heldSends;
+  if (doc.applied.length > 0) stored['applied'] = doc.applied;
   return stored;
 }
 
@@ -106,6 +125,8 @@ function readCommon(value: unknown): ConversationDoc | undefined {
   ) {
     return undefined;
   }
+  const applied = readApplied(v['applied']);
+  if (applied === undefined) return undefined;
   const lastInboundAt = v['lastInboundAt'];
   if (Object.hasOwn(v, 'lastInboundAt') && !Number.isFinite(lastInboundAt)) return undefined;
   const context = objectAt(v['snapshot'], 'context');
@@ -125,9 +146,17 @@ function readCommon(value: unknown): ConversationDoc | undefined {
     state: v['state'],
     vars,
     ended: v['ended'],
+    applied,
   };
   if (typeof lastInboundAt === 'number') doc.lastInboundAt = lastInboundAt;
   return doc;
+}
+
+/** Absent (format 1, or nothing applied yet) reads as empty; anything but strings is not common. */
+function readApplied(value: unknown): string[] | undefined {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((id) => typeof id === 'string')) return undefined;
+  return value;
 }
 
 function readContact(value: unknown): ConversationDoc['contact'] | undefined {

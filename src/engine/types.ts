@@ -12,6 +12,7 @@ import type { VerifyResult } from '../api/callbacks.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
+import type { EventTarget, ExternalEventOptions, ExternalEventResult } from './external-events.js';
 import type {
   ContactInfo,
   Effect,
@@ -126,6 +127,17 @@ export interface BotOptions {
   readonly handlerTimeoutMs?: number;
   /** How long message ids are remembered for dedup (default 7 days). */
   readonly dedupTtlMs?: number;
+  /**
+   * Inbound messages older than the bot's first start on the number are never answered;
+   * this opts in to answering those received up to this long before it (default 0).
+   */
+  readonly backfillMs?: number;
+  /**
+   * Owner name of this bot's conversation leases. Default: unique per bot. A stable name
+   * (one process per state file, or host:port of a worker) lets a restarted process take
+   * its leases back at once instead of waiting for them to expire.
+   */
+  readonly workerId?: string;
   readonly polling?: PollingOptions;
   /** Interval of the timer loop and inbox sweeper in ms (default 1000; 0 disables the loops). */
   readonly tickMs?: number;
@@ -204,12 +216,40 @@ export interface BotEvents {
 
 /** A running bot. */
 export interface Bot {
-  /** Checks configuration, starts the timer loop and sweeper (and polling if configured). */
+  /**
+   * Checks configuration, starts the timer loop and sweeper (and polling if configured).
+   * With arguments it is {@link Bot.start} of a flow for a contact (see below).
+   */
   start(): Promise<void>;
   /** Stops polling and loops, waits for in-flight work, then returns. */
   stop(): Promise<void>;
   /** Feeds one normalised event (tests, custom sources). Dedup applies. */
   handle(event: IngestEvent): Promise<HandleResult>;
+  /**
+   * Tells a contact's conversation that something happened (`shipped`, `appointmentMoved`):
+   * the flow's `on.<event>` rule handles it in any state, with `data` fields as variables.
+   * Ordered with the contact's messages and applied once per `options.id`.
+   * @example
+   * await bot.notify('+15551230001', 'shipped', { trackingUrl }, { id: `ship-${orderId}` });
+   */
+  notify(
+    contact: EventTarget,
+    event: string,
+    data?: Vars,
+    options?: ExternalEventOptions,
+  ): Promise<ExternalEventResult>;
+  /**
+   * Starts flow `flowId` for a contact with initial variables, replacing whatever ran in
+   * that conversation. Applied once per `options.id`.
+   * @example
+   * await bot.start('+15551230001', 'appointment-booking', { appointmentAt }, { id: 'booking-42' });
+   */
+  start(
+    contact: EventTarget,
+    flowId: string,
+    vars?: Vars,
+    options?: ExternalEventOptions,
+  ): Promise<ExternalEventResult>;
   /** The express router for callbacks (`POST /`), from the express adapter. */
   callbackRouter(): Router;
   /** The framework-free callback core: verify, parse, enqueue, answer. Never throws. */
@@ -223,6 +263,11 @@ export interface Bot {
   inspect(conversationId: string): Promise<ConversationView | undefined>;
   /** Resolves when no work is queued or in flight. */
   idle(): Promise<void>;
+  /**
+   * Whether the store answers now (one cheap read). An outage is logged once, and once
+   * more when it ends; meanwhile callbacks answer 503 and work waits in the inbox.
+   */
+  probeStore(): Promise<boolean>;
   on<K extends keyof BotEvents>(event: K, listener: (payload: BotEvents[K]) => void): () => void;
 }
 

@@ -85,7 +85,10 @@ export type WindowRule =
 
 /** Events the engine sends to a flow machine. */
 export type FlowEvent =
-  | { readonly type: 'conversation.start' }
+  /** Starts the flow (from `bot.start`, with initial variables). */
+  | { readonly type: 'conversation.start'; readonly vars?: Vars }
+  /** A named event from outside (`bot.notify`, `POST /events`), with its data. */
+  | { readonly type: 'external.event'; readonly name: string; readonly data: Vars }
   | { readonly type: 'inbound.message'; readonly message: InboundMessage }
   | {
       readonly type: 'handler.done';
@@ -123,6 +126,7 @@ export type FlowEventType = FlowEvent['type'];
 /** Every flow event type, for machines that list them (and for metrics labels). */
 export const FLOW_EVENT_TYPES: readonly FlowEventType[] = [
   'conversation.start',
+  'external.event',
   'inbound.message',
   'handler.done',
   'handler.error',
@@ -155,6 +159,8 @@ export type Effect =
       readonly seq: number;
       readonly name: string;
       readonly delayMs: number;
+      /** Epoch ms the timer is due at, when set (reminders); otherwise `delayMs` from now. */
+      readonly at?: number;
     }
   | { readonly kind: 'timer.cancel'; readonly seq: number; readonly name: string }
   /** The flow asked for a person; the engine notes it and logs it (notification is a `call`). */

@@ -3,6 +3,7 @@ import type { StateDef } from './flow-schema.js';
 import { errorTarget, menuRows, prompt, say, stateOf, type FlowRuntime } from './flow-runtime.js';
 import type { RecordedError, Work } from './machine-context.js';
 import { decodeOptionId } from './option-id.js';
+import { decideExternal, decideReminder } from './proactive-runtime.js';
 import { matchesAny } from './text-match.js';
 import { validateAnswer } from './validate-answer.js';
 
@@ -33,6 +34,8 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
   switch (event.type) {
     case 'conversation.start':
       return IGNORE;
+    case 'external.event':
+      return decideExternal(rt, name, event);
     case 'inbound.message':
       return decideInbound(rt, name, state, w, event.message);
     case 'handler.done': {
@@ -56,9 +59,10 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
       return toError(target, error);
     }
     case 'timer.fired':
-      return state.timeout !== undefined && event.name === w.timer
-        ? goto(state.timeout.goto)
-        : IGNORE;
+      return (
+        decideReminder(rt, name, w, event.name) ??
+        (state.timeout !== undefined && event.name === w.timer ? goto(state.timeout.goto) : IGNORE)
+      );
     case 'send.failed':
     case 'send.unknown': {
       if (event.seq <= (w.sendFailureSeq ?? 0)) return IGNORE;
@@ -90,7 +94,8 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
 }
 
 function decideIdle(rt: FlowRuntime, event: FlowEvent): Decision {
-  if (event.type === 'conversation.start') return goto(rt.def.start);
+  if (event.type === 'conversation.start') return goto(rt.def.start, event.vars);
+  if (event.type === 'external.event') return decideExternal(rt, null, event);
   if (event.type !== 'inbound.message') return IGNORE;
   return goto(triggerTarget(rt, event.message) ?? rt.def.start);
 }

@@ -142,6 +142,13 @@ export function stateEdges(name: string, s: StateDef): Edge[] {
   }
   if (s.goto !== undefined)
     edges.push({ kind: 'goto', target: s.goto, label: '', path: `${p}.goto` });
+  if (s.remind?.goto !== undefined)
+    edges.push({
+      kind: 'timeout',
+      target: s.remind.goto,
+      label: 'reminder',
+      path: `${p}.remind.goto`,
+    });
   const rules =
     s.onSendFailed === undefined
       ? []
@@ -172,6 +179,14 @@ export function globalEdges(flow: FlowDefinition): Edge[] {
       path: `triggers[${i}].goto`,
     }),
   );
+  for (const [event, rule] of Object.entries(flow.on ?? {}))
+    if (rule.goto !== undefined)
+      edges.push({
+        kind: 'goto',
+        target: rule.goto,
+        label: `on ${event}`,
+        path: `on.${event}.goto`,
+      });
   if (flow.onError !== undefined)
     edges.push({ kind: 'error', target: flow.onError, label: 'error', path: 'onError' });
   const rules =

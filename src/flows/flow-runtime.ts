@@ -3,6 +3,7 @@ import type { OutboundContent, WindowRule } from './contract.js';
 import { sayItems, type MessageItem, type SayInput } from './content-schema.js';
 import type { FlowDefinition, StateDef } from './flow-schema.js';
 import { interpolate } from './interpolate.js';
+import { cancelReminder, scheduleReminder } from './proactive-runtime.js';
 import { emit, rememberWindow, type Work } from './machine-context.js';
 import {
   parseDynamicRows,
@@ -212,6 +213,7 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
     emit(w, { kind: 'timer.start', name: timer, delayMs: rt.timeoutMs[name] ?? 0 });
     w.timer = timer;
   }
+  scheduleReminder(rt, w, name);
   if (state.final === true) {
     emit(w, { kind: 'end' });
     w.ended = true;
@@ -221,6 +223,7 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
 /** Leaving a state: cancel its timer, forget its pending call. */
 export function leaveState(w: Work): void {
   if (w.timer !== null) emit(w, { kind: 'timer.cancel', name: w.timer });
+  cancelReminder(w);
   w.timer = null;
   w.pending = null;
   w.attempts = 0;

@@ -7,6 +7,7 @@ import {
   WindowRuleSchema,
   NAME_PATTERN,
 } from './content-schema.js';
+import { OnEventsSchema, RemindSchema } from './proactive-schema.js';
 
 /**
  * The flow language: ONE zod schema, the single source of truth for flow files (YAML or
@@ -184,6 +185,7 @@ export const StateSchema = z
       .optional()
       .describe('No reply within `after` → goto (a durable timer of the engine).'),
     goto: StateName.optional().describe('Go on right after the state says its messages.'),
+    remind: RemindSchema.optional(),
     onSendFailed: SendFailedSchema.optional(),
     final: z.boolean().optional().describe('The conversation ends here.'),
   })
@@ -245,6 +247,7 @@ export const FlowSchema = z
     window: WindowRuleSchema.optional().describe(
       'Default window rule of messages (default: wait).',
     ),
+    on: OnEventsSchema.optional(),
     states: z.record(z.string(), StateSchema),
   })
   .superRefine((f, ctx) => {

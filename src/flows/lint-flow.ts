@@ -1,3 +1,4 @@
+import { eventVariables } from './proactive-schema.js';
 import type { Diagnostic } from './diagnostic.js';
 import { formatFlowPath } from './diagnostic.js';
 import type { FlowDefinition } from './flow-schema.js';
@@ -54,7 +55,7 @@ export function lintFlow(flow: FlowDefinition, options: LintOptions = {}): Diagn
 
 /** Variables a flow declares: `vars`, `ask.var`, `call.sets`, `menu.onSelect.var` (+ `<var>Title`). */
 export function declaredVariables(flow: FlowDefinition): Set<string> {
-  const names = new Set(Object.keys(flow.vars ?? {}));
+  const names = new Set([...Object.keys(flow.vars ?? {}), ...eventVariables(flow)]);
   for (const s of Object.values(flow.states)) {
     if (s.ask !== undefined) names.add(s.ask.var);
     for (const v of s.call?.sets ?? []) names.add(v);

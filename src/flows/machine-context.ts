@@ -39,6 +39,8 @@ export interface CompiledContext extends FlowContext {
    * a reply) and are ignored. Missing in snapshots older than this field: read as 0.
    */
   readonly sendFailureSeq?: number;
+  /** Name of the current state's pending reminder timer (`remind:`). */
+  readonly reminder?: string | null;
 }
 
 /** A mutable working copy of the context inside one action. */
@@ -56,6 +58,7 @@ export interface Work {
   failed: string | null;
   humanOwned: boolean;
   sendFailureSeq?: number;
+  reminder?: string | null;
 }
 
 /** How many window routes are remembered. */

@@ -13,14 +13,43 @@ const Watermark = z.object({
 });
 type Watermark = z.infer<typeof Watermark>;
 
-/** History pages read for a conversation polling has never seen. */
-const FIRST_SIGHT_PAGES = 2;
+/** History pages read, at most, for a conversation polling has never seen. */
+const FIRST_SIGHT_PAGES = 4;
+
+/** Store key of the newest `lastMessageAt` seen by the previous pass. */
+const SINCE_KEY = 'poll:since';
+const SinceValue = z.string();
+/** Margin under the previous pass's newest time (conversations updated in the same ms). */
+const SINCE_SKEW_MS = 2_000;
+/** A watermark of a conversation quiet this long is forgotten (bounded growth). */
+const WATERMARK_TTL_MS = 30 * 86_400_000;
+
+interface PassCounts {
+  enqueued: number;
+  skipped: number;
+}
 
 /**
- * Polling ingest: walks `GET /v1/conversations` newest first (the first page always,
- * further pages while conversations keep changing) and each changed conversation's
- * history with `before` cursors until it meets a message it has seen; enqueues new
- * inbound messages oldest first and notices `humanOwned` changes. Watermarks live in
+ * Inbound messages of a newest-first list that a later outbound message answered (by a
+ * person, or an earlier deployment): never answered again.
+ */
+function answeredInbound(newestFirst: readonly Message[]): Set<string> {
+  const answered = new Set<string>();
+  let outboundAfter = false;
+  for (const message of newestFirst) {
+    if (message.direction === 'outbound') outboundAfter = true;
+    else if (outboundAfter) answered.add(message.id);
+  }
+  return answered;
+}
+
+/**
+ * Polling ingest: walks `GET /v1/conversations` newest first, every page down to the
+ * newest time of the previous pass (the first pass: down to the history line), and each
+ * changed conversation's history with `before` cursors until it meets a message it has
+ * seen; enqueues new inbound messages oldest first and notices `humanOwned` changes.
+ * A conversation seen for the first time answers nothing from before the history line,
+ * nor a message a later outbound message already answered (counted, logged per pass). Watermarks live in
  * the store, so they survive restarts. The interval adapts: fast while there is
  * traffic, doubling while idle, slower when reads take long (the limiter makes it wait).
  */
@@ -56,43 +85,65 @@ export class Poller {
   /** One pass; returns how many new events were enqueued. */
   async pollOnce(): Promise<number> {
     const started = this.#deps.clock.now();
-    let enqueued = 0;
+    // Never further back than the dedup window: an older message could be applied again.
+    const floor = Math.max(await this.#deps.history.floor(), started - this.#deps.dedupTtlMs);
+    const since = SinceValue.safeParse(await this.#deps.store.getValue(SINCE_KEY));
+    // Conversations last active before this are unchanged since the previous pass (or,
+    // on the first pass, pure history): the walk stops at the first page that ends there.
+    const stopBefore = since.success ? Date.parse(since.data) - SINCE_SKEW_MS : floor;
+    const pass: PassCounts = { enqueued: 0, skipped: 0 };
     let examined = 0;
+    let newest: string | undefined;
     let after: PageCursor | undefined;
     walk: for (;;) {
       const page = await this.#deps.client.listConversations({
         limit: this.#options.pageSize,
         ...(after === undefined ? {} : { after }),
       });
-      let changedOnPage = 0;
       for (const conversation of page.items) {
         if (examined++ >= this.#options.maxConversationsPerPoll) break walk;
-        const n = await this.#pollConversation(conversation);
-        if (n >= 0) changedOnPage++;
-        enqueued += Math.max(0, n);
+        if (newest === undefined || conversation.lastMessageAt > newest)
+          newest = conversation.lastMessageAt;
+        await this.#pollConversation(conversation, floor, pass);
       }
-      // Newest first: a page without changes means older conversations are unchanged too.
-      if (page.nextCursor === null || changedOnPage === 0) break;
+      const last = page.items.at(-1);
+      // Newest first: once a page ends before the line, every later page does too.
+      if (page.nextCursor === null || last === undefined) break;
+      if (Date.parse(last.lastMessageAt) < stopBefore) break;
       after = page.nextCursor;
     }
-    this.#deps.logger[enqueued > 0 ? 'info' : 'debug']('poll finished', {
+    if (newest !== undefined && (!since.success || newest > since.data))
+      await this.#deps.store.setValue(SINCE_KEY, newest);
+    if (pass.skipped > 0) {
+      this.#deps.logger.info(
+        'history not answered: messages from before the first start or already answered',
+        {
+          skipped: pass.skipped,
+          cutoff: new Date(floor).toISOString(),
+        },
+      );
+    }
+    this.#deps.logger[pass.enqueued > 0 ? 'info' : 'debug']('poll finished', {
       examined,
-      enqueued,
+      enqueued: pass.enqueued,
       tookMs: this.#deps.clock.now() - started,
     });
-    return enqueued;
+    return pass.enqueued;
   }
 
-  /** Returns the number of events enqueued, or -1 when the conversation was unchanged. */
-  async #pollConversation(conversation: Conversation): Promise<number> {
+  /** Enqueues what is new in one conversation (counting into `pass`). */
+  async #pollConversation(
+    conversation: Conversation,
+    floor: number,
+    pass: PassCounts,
+  ): Promise<void> {
     const key = `poll:conv:${conversation.id}`;
     const stored = Watermark.safeParse(await this.#deps.store.getValue(key));
     const mark: Watermark | undefined = stored.success ? stored.data : undefined;
     const ownerChanged = (mark?.humanOwned ?? false) !== conversation.humanOwned;
     const newer =
       mark === undefined || Date.parse(conversation.lastMessageAt) > Date.parse(mark.lastMessageAt);
-    if (!newer && !ownerChanged) return -1;
-    let count = 0;
+    if (!newer && !ownerChanged) return;
     const events: IngestEvent[] = [];
     if (ownerChanged) {
       events.push({
@@ -104,10 +155,19 @@ export class Poller {
       });
     }
     let newest = mark?.lastSeenId;
-    if (newer) {
-      const fresh = await this.#newMessages(conversation.id, mark);
+    // A conversation first seen with nothing after the line has nothing to answer: its
+    // watermark is set without reading its history.
+    if (newer && (mark !== undefined || Date.parse(conversation.lastMessageAt) >= floor)) {
+      const fresh = await this.#newMessages(conversation.id, mark, floor);
       newest = fresh[0]?.id ?? newest;
+      const answered = mark === undefined ? answeredInbound(fresh) : new Set<string>();
       for (const message of fresh.reverse()) {
+        if (mark === undefined && message.direction === 'inbound') {
+          if (Date.parse(message.occurredAt) < floor || answered.has(message.id)) {
+            pass.skipped++;
+            continue;
+          }
+        }
         const event = fromApiMessage(message, conversation);
         if (event !== undefined) events.push(event);
         else if (message.status === 'failed') {
@@ -121,27 +181,38 @@ export class Poller {
           });
         }
       }
+    } else if (newer) {
+      newest = conversation.lastMessage?.id ?? newest;
+      if (conversation.lastMessage?.direction === 'inbound') pass.skipped++;
     }
+    let count = 0;
     for (const event of events) {
       if (await this.#deps.enqueue(conversation.id, toInboxItem(event))) count++;
     }
+    pass.enqueued += count;
     const next: Watermark = {
       lastMessageAt: conversation.lastMessageAt,
       humanOwned: conversation.humanOwned,
       ...(newest === undefined ? {} : { lastSeenId: newest }),
     };
-    await this.#deps.store.setValue(key, next);
+    await this.#deps.store.setValue(key, next, WATERMARK_TTL_MS);
     this.#deps.logger.debug('polled conversation', {
       conversationId: conversation.id,
       enqueued: count,
     });
-    return count;
   }
 
-  /** History newer than the watermark, newest first. */
-  async #newMessages(conversationId: string, mark: Watermark | undefined): Promise<Message[]> {
+  /**
+   * History newer than the watermark, newest first; for a conversation never seen, the
+   * messages back to the history line `floor` (at most {@link FIRST_SIGHT_PAGES} pages).
+   */
+  async #newMessages(
+    conversationId: string,
+    mark: Watermark | undefined,
+    floor: number,
+  ): Promise<Message[]> {
     const out: Message[] = [];
-    const since = mark === undefined ? undefined : Date.parse(mark.lastMessageAt);
+    const since = mark === undefined ? floor : Date.parse(mark.lastMessageAt);
     let before: PageCursor | undefined;
     for (let pages = 0; mark !== undefined || pages < FIRST_SIGHT_PAGES; pages++) {
       const page = await this.#deps.client.listMessages(conversationId, {
@@ -149,10 +220,10 @@ export class Poller {
         ...(before === undefined ? {} : { before }),
       });
       for (const message of page.items) {
-        if (
-          mark !== undefined &&
-          (message.id === mark.lastSeenId || Date.parse(message.occurredAt) < (since ?? 0))
-        ) {
+        if (mark !== undefined && message.id === mark.lastSeenId) return out;
+        if (Date.parse(message.occurredAt) < since) {
+          // First sight: keep the messages just before the line, to see what they answered.
+          if (mark === undefined) out.push(message);
           return out;
         }
         out.push(message);

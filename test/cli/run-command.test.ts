@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { connectTestRedis, deleteByPrefix, REDIS_URL } from '../store/redis-test-helpers.js';
@@ -16,7 +18,15 @@ interface Spawned {
 
 function spawnRun(args: readonly string[], env: Record<string, string>): Spawned {
   const child = spawn(process.execPath, ['bin/switchboard.js', 'run', ...args], {
-    env: { PATH: process.env['PATH'] ?? '', LOG_FORMAT: 'json', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      LOG_FORMAT: 'json',
+      // Each run its own state file (the default lives beside the bot, shared by every run).
+      ...(env['REDIS_URL'] === undefined
+        ? { STATE_PATH: join(tmpdir(), `sb-run-${randomUUID()}`, 'state.db') }
+        : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
@@ -85,7 +95,9 @@ describe('switchboard run', () => {
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toContain('switchboard_poll_leader 1');
       expect(metrics).not.toContain(sandbox.config.keys[0]!.key);
-      expect(run.out.stderr).toMatch(/"worker":"[^"]+:\d+:[0-9a-f]{8}"/);
+      // One process per state file: a fixed lease owner, taken back at once after a restart.
+      expect(run.out.stderr).toMatch(/"worker":"local:[^"]+"/);
+      expect(run.out.stderr).toContain('"store":"sqlite ');
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
       expect(run.out.stderr).not.toContain(sandbox.config.keys[0]!.key);

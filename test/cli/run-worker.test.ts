@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +34,9 @@ describe('startWorker (switchboard run)', () => {
         MESSAGING_API_BASE_URL: apiUrl,
         MESSAGING_API_KEY: sandbox.config.keys[0]!.key,
         CALLBACK_SECRET: SECRET,
+        ...(env['REDIS_URL'] === undefined
+          ? { STATE_PATH: join(tmpdir(), `sb-worker-${randomUUID()}`, 'state.db') }
+          : {}),
         ...env,
       },
     );

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { ConversationProcessor } from '../../src/engine/conversation-processor.js';
 import { createDrain, HEARTBEAT_MS, LEASE_MS } from '../../src/engine/drain.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
+import { HistoryCutoff } from '../../src/engine/history-cutoff.js';
 import type { EngineClient, HandlerResult } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -56,7 +57,9 @@ function setup() {
     },
     handlerTimeoutMs: 600_000,
     dedupTtlMs: 86_400_000,
+    history: new HistoryCutoff({ store, clock, logger: silentLogger, backfillMs: 0 }),
     reconcileAttempts: 3,
+    absenceProofMs: 15_000,
     reconcileDelaysMs: [0],
     sendRetries: 0,
     sleep: () => Promise.resolve(),

@@ -32,20 +32,20 @@ describe('flows/appointment-booking.yaml', () => {
       vars: { slots: JSON.stringify([{ id: 's-10', title: '10:00' }]) },
     });
     expect(d.state()).toBe('pickSlot');
-    d.send(tap('v1.pickSlot.s-10'));
+    d.send(tap('v2.pickSlot.s-10'));
     d.send(text('+1 415 555 0123'));
-    d.send(tap('v1.confirm.confirm'));
+    d.send(tap('v2.confirm.confirm'));
     d.send({
       type: 'handler.done',
       requestId: d.context().pending ?? '',
       handler: 'bookSlot',
       outcome: 'booked',
-      vars: { bookingId: 'B7' },
+      vars: { bookingId: 'B7', appointmentAt: '2026-03-14T10:00:00.000Z' },
     });
     expect(d.state()).toBe('booked');
     const timer = d.context().outbox.find((e) => e.kind === 'timer.start');
-    expect(timer).toMatchObject({ delayMs: 24 * 3600_000 });
-    const out = d.send({ type: 'timer.fired', name: d.context().timer ?? '' });
+    expect(timer).toMatchObject({ at: Date.parse('2026-03-13T10:00:00.000Z') });
+    const out = d.send({ type: 'timer.fired', name: String(Reflect.get(d.context(), 'reminder')) });
     expect(out[1]).toMatchObject({
       kind: 'send',
       window: {
@@ -68,7 +68,8 @@ describe('flows/appointment-booking.yaml', () => {
         },
       },
     });
-    expect(summary(out).at(-1)).toBe('end');
+    expect(d.state()).toBe('reminder');
+    expect(summary(out).at(-1)).toBe('menu:button');
   });
 });
 

@@ -1,0 +1,144 @@
+import type { Command } from 'commander';
+import { broadcast, type BroadcastConfig } from '../broadcast/broadcast.js';
+import { ContactListError } from '../broadcast/csv-reader.js';
+import { JournalError } from '../broadcast/journal.js';
+import { createLogger } from '../log/logger.js';
+import { CliError } from './run-command.js';
+
+/** Flags of `switchboard broadcast`. */
+interface BroadcastFlags {
+  readonly template: string;
+  readonly language: string;
+  readonly to: string;
+  readonly params?: string;
+  readonly report?: string;
+  readonly journal?: string;
+  readonly dryRun?: boolean;
+  readonly concurrency?: string;
+}
+
+/**
+ * Adds `switchboard broadcast --template <name> --language <code> --to <contacts.csv>
+ * [--params <column,…>] [--report <out.csv>] [--dry-run]`: sends an approved template
+ * to a contact list at the full send budget, resumable after any interruption.
+ */
+export function registerBroadcastCommand(program: Command): Command {
+  return program
+    .command('broadcast')
+    .description('Send an approved template to every contact of a CSV list (resumable)')
+    .requiredOption('--template <name>', 'approved template name')
+    .requiredOption('--language <code>', 'template language code, e.g. en_US')
+    .requiredOption('--to <contacts.csv>', 'CSV with a header and a "phone" column (E.164)')
+    .option(
+      '--params <columns>',
+      'CSV columns holding the body text parameters, in order, e.g. first_name,date',
+    )
+    .option(
+      '--report <out.csv>',
+      'write the outcome of every row here (line, phone, outcome, error_code, message_id)',
+    )
+    .option('--journal <file>', 'journal file (default: <report>.journal.jsonl, or beside the CSV)')
+    .option('--dry-run', 'check the CSV and the template parameters; send nothing')
+    .option('--concurrency <n>', 'sends in flight at once (default 8)')
+    .addHelpText(
+      'after',
+      `
+Environment:
+  MESSAGING_API_BASE_URL  API base URL (required unless --dry-run)
+  MESSAGING_API_KEY       API key of the business number (required unless --dry-run)
+  LOG_LEVEL               error | warn (default) | info | debug | silent
+
+Sends at the budget of spec part 8 (20/s, 600/min per key and number, 1,200/min per
+workspace) and never over it; a 429, backlog_full or temporarily_unavailable pauses the
+whole run for the time the API names. Bad rows are reported with their line and skipped.
+Interrupted (Ctrl-C, kill -9, crash)? Run the same command again: the journal records
+each send's intent before its POST and its outcome after, so nobody gets it twice;
+sends whose outcome is unknown are looked up in the conversation history, never replayed.
+Stops by itself when the template is unknown or not approved, the key is refused, or
+quality blocks sending (exit code 1; fix it and run again).
+
+Exit codes: 0 done, 1 stopped by the API (or a dry run with bad rows), 2 bad input, 130 interrupted.
+
+Examples:
+  $ switchboard broadcast --template welcome --language en_US --to contacts.csv --report out.csv
+  $ switchboard broadcast --template order_ready --language en --to orders.csv --params name,order --dry-run`,
+    )
+    .action(async (flags: BroadcastFlags) => {
+      const config = parseFlags(flags, process.env);
+      const controller = new AbortController();
+      const interrupt = (): void => {
+        if (controller.signal.aborted) process.exit(130);
+        process.stderr.write('\nstopping after the sends in flight (Ctrl-C again to quit now)\n');
+        controller.abort();
+      };
+      process.on('SIGINT', interrupt);
+      process.on('SIGTERM', interrupt);
+      const level = process.env['LOG_LEVEL'] ?? 'warn';
+      try {
+        const result = await broadcast(config, {
+          stdout: process.stdout,
+          stderr: process.stderr,
+          tty: process.stderr.isTTY === true,
+          signal: controller.signal,
+          logger: createLogger({
+            level: ['error', 'warn', 'info', 'debug', 'silent'].includes(level)
+              ? (level as 'warn')
+              : 'warn',
+            secrets: [config.apiKey],
+          }),
+        });
+        process.exitCode = result.exitCode;
+      } catch (error) {
+        if (error instanceof ContactListError || error instanceof JournalError)
+          throw new CliError(`switchboard broadcast: ${error.message}`, 2, { cause: error });
+        throw error;
+      } finally {
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
+      }
+    });
+}
+
+function parseFlags(
+  flags: BroadcastFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): BroadcastConfig {
+  const fail = (message: string): never => {
+    throw new CliError(`switchboard broadcast: ${message}`, 2);
+  };
+  const dryRun = flags.dryRun === true;
+  const baseUrl = env['MESSAGING_API_BASE_URL']?.trim() ?? '';
+  const apiKey = env['MESSAGING_API_KEY']?.trim() ?? '';
+  if (!dryRun) {
+    if (baseUrl === '')
+      fail(
+        'MESSAGING_API_BASE_URL is not set; set it to the API base URL, e.g. https://api.example.com',
+      );
+    if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+      fail(`MESSAGING_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
+    if (apiKey === '')
+      fail('MESSAGING_API_KEY is not set; set it to the API key of your business number');
+  }
+  const params = (flags.params ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  let concurrency: number | undefined;
+  if (flags.concurrency !== undefined) {
+    concurrency = Number(flags.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+      fail(`--concurrency "${flags.concurrency}" must be an integer 1..64`);
+  }
+  return {
+    baseUrl,
+    apiKey,
+    template: flags.template,
+    language: flags.language,
+    to: flags.to,
+    params,
+    dryRun,
+    ...(flags.report === undefined ? {} : { report: flags.report }),
+    ...(flags.journal === undefined ? {} : { journal: flags.journal }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+  };
+}

@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MessagingClient } from '../../src/api/client.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { connectTestRedis, deleteByPrefix, REDIS_URL } from '../store/redis-test-helpers.js';
+import { waitUntil } from '../wait-until.js';
+
+/**
+ * The protocol probe of issue 11, in the suite: `switchboard run examples/support-desk
+ * --poll 500ms` against a sandbox, once with the default store (SQLite state file) and once
+ * with Redis. History from before the first start gets no send; contacts writing while the
+ * bot is killed with -9 and restarted four times get exactly one answer each; a final
+ * restart answers nobody again.
+ */
+const GREETING = 2; // the welcome text and its menu
+
+const phone = (group: string, i: number): string => `+1555${group}${String(i).padStart(4, '0')}`;
+
+interface Worker {
+  readonly child: ChildProcess;
+  kill9(): Promise<void>;
+}
+
+async function startWorker(env: Record<string, string>): Promise<Worker> {
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/switchboard.js',
+      'run',
+      'examples/support-desk',
+      '--poll',
+      '500ms',
+      '--metrics-port',
+      '0',
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  const lines = createInterface({ input: child.stdout });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) =>
+      reject(new Error(`worker exited with ${String(code)}: ${stderr}`)),
+    );
+    lines.on('line', (line) => {
+      if (line.includes('"listening"')) resolve();
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    child,
+    async kill9() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function probe(env: Record<string, string>): Promise<void> {
+  const sandbox: Sandbox = createSandbox();
+  const server = await sandbox.listen(0, '127.0.0.1');
+  const key = sandbox.config.keys[0]!.key;
+  const all = { ...env, MESSAGING_API_BASE_URL: server.url, MESSAGING_API_KEY: key };
+  const sentTo = (to: string): number => sandbox.control.sent().filter((s) => s.to === to).length;
+  let worker: Worker | undefined;
+  try {
+    // 25 contacts wrote before the bot's first start; an earlier deployment answered 12.
+    const client = new MessagingClient({ baseUrl: server.url, apiKey: key });
+    for (let i = 0; i < 25; i++) {
+      sandbox.control.injectInbound({ from: phone('70', i), type: 'text', text: 'hello?' });
+      if (i % 2 === 0)
+        await client.send({
+          messaging_product: 'whatsapp',
+          to: phone('70', i),
+          type: 'text',
+          text: { body: 'earlier answer' },
+        });
+    }
+    const historySends = sandbox.control.sent().length;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    worker = await startWorker(all);
+    // A reply within seconds.
+    sandbox.control.injectInbound({ from: phone('71', 0), type: 'text', text: 'hi' });
+    expect(await waitUntil(() => sentTo(phone('71', 0)) === GREETING, 10_000)).toBe(true);
+    // 40 contacts write while the bot is killed and restarted four times.
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 10; i++)
+        sandbox.control.injectInbound({
+          from: phone('72', round * 10 + i),
+          type: 'text',
+          text: 'hi',
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300 + round * 250));
+      await worker.kill9();
+      worker = await startWorker(all);
+    }
+    const contacts = Array.from({ length: 40 }, (_, i) => phone('72', i));
+    await waitUntil(() => contacts.every((c) => sentTo(c) >= GREETING), 30_000);
+    // One more kill and restart: nobody is answered again.
+    await worker.kill9();
+    worker = await startWorker(all);
+    sandbox.control.injectInbound({ from: phone('71', 1), type: 'text', text: 'hi' });
+    expect(await waitUntil(() => sentTo(phone('71', 1)) === GREETING, 10_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const counts = contacts.map((c) => sentTo(c));
+    expect(counts.filter((n) => n !== GREETING)).toEqual([]);
+    expect(sentTo(phone('71', 0))).toBe(GREETING);
+    // History: not one send beyond the earlier deployment's answers.
+    const historyContacts = Array.from({ length: 25 }, (_, i) => phone('70', i));
+    const historyNow = sandbox.control.sent().filter((s) => historyContacts.includes(s.to)).length;
+    expect(historyNow).toBe(historySends);
+  } finally {
+    await worker?.kill9();
+    await sandbox.close();
+  }
+}
+
+describe('kill -9 and restart (issue 11 probe)', () => {
+  const prefix = `sbtest:kill:${randomUUID()}:`;
+  afterAll(async () => {
+    const redis = await connectTestRedis();
+    await deleteByPrefix(redis, prefix);
+    await redis.quit();
+  });
+
+  it('should answer each message exactly once and never history, with the default store', async () => {
+    await probe({ STATE_PATH: join(tmpdir(), `sb-kill-${randomUUID()}`, 'state.db') });
+  }, 120_000);
+
+  it('should answer each message exactly once and never history, with Redis', async () => {
+    await probe({
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      SWITCHBOARD_WORKER_ID: `probe-${randomUUID()}`,
+    });
+  }, 120_000);
+});
