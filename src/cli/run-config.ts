@@ -129,9 +129,9 @@ export function parseRunConfig(
   const memory = flags.memory === true;
   if (memory && statePath !== undefined)
     return invalid('--memory and --state (or STATE_PATH) exclude each other: choose one store');
-  if (redisUrl !== undefined && (memory || flags.state !== undefined))
+  if (redisUrl !== undefined && (memory || statePath !== undefined))
     return invalid(
-      'REDIS_URL is set: state lives in Redis; drop --memory/--state, or unset REDIS_URL',
+      `REDIS_URL is set: state lives in Redis; drop ${memory ? '--memory' : flags.state !== undefined ? '--state' : 'STATE_PATH'}, or unset REDIS_URL`,
     );
   const retention = { sendRecordsMs: 7 * 86_400_000, idleConversationMs: 30 * 86_400_000 };
   for (const [name, field] of [

@@ -99,7 +99,10 @@ export class ConversationProcessor {
     const doc: ConversationDoc = {
       flowId: flow.id,
       flowVersion: flow.version,
-      epoch: 0,
+      // Runs of a conversation count up from the time its document was created, so a
+      // document created again (expired, or erased) never reuses the send record ids
+      // (`<conversation>:<epoch>:<seq>`) of an earlier one still kept.
+      epoch: Math.floor(this.#deps.clock.now()),
       snapshot: null,
       pending: [],
       lastEffectSeq: 0,

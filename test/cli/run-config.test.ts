@@ -51,6 +51,21 @@ describe('parseRunConfig', () => {
       { ...env, REDIS_URL: 'localhost:6379' },
       /REDIS_URL must start with redis:\/\//,
     ],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'redis://127.0.0.1:6379', STATE_PATH: 'state.db' },
+      /REDIS_URL is set: state lives in Redis; drop STATE_PATH/,
+    ],
+    [
+      { poll: '2s', state: 'state.db' },
+      { ...env, REDIS_URL: 'redis://127.0.0.1:6379' },
+      /drop --state/,
+    ],
+    [
+      { poll: '2s', memory: true },
+      { ...env, REDIS_URL: 'redis://127.0.0.1:6379' },
+      /drop --memory/,
+    ],
   ])('should reject %j with %j in one line', (flags, environment, message) => {
     const r = parseRunConfig(flags, environment);
     expect(r.status).toBe('invalid');

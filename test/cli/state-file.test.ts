@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { cliEnv } from '../cli-env.js';
 
 /** `switchboard run` with the default store, on `statePath`; resolves once it listens. */
 function run(env: Record<string, string>) {
@@ -21,7 +22,7 @@ function run(env: Record<string, string>) {
       '--host',
       '127.0.0.1',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn', ...env } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv({ LOG_LEVEL: 'warn', ...env }) },
   );
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { waitUntil } from '../wait-until.js';
+import { cliEnv } from '../cli-env.js';
 
 /** The line `switchboard run` prints on stdout once its callback server listens. */
 const Listening = z.object({
@@ -44,7 +45,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'silent', LOG_FORMAT: 'json', ...rest },
+      env: cliEnv({ LOG_LEVEL: 'silent', LOG_FORMAT: 'json', ...rest }),
     },
   );
   let stderr = '';
