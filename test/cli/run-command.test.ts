@@ -49,7 +49,7 @@ async function listeningUrl(run: Spawned, role: string): Promise<string> {
       }
     }
     return url !== undefined;
-  }, 20_000);
+  }, 45_000);
   if (!found || url === undefined)
     throw new Error(`no listening line for ${role}: ${run.out.stdout} ${run.out.stderr}`);
   return url;
@@ -66,10 +66,10 @@ describe('switchboard run', () => {
       MESSAGING_API_KEY: sandbox.config.keys[0]!.key,
     });
     try {
-      expect(await until(() => run.out.stderr.includes('switchboard running'), 20_000)).toBe(true);
+      expect(await until(() => run.out.stderr.includes('switchboard running'), 45_000)).toBe(true);
       expect(run.out.stderr).not.toContain(sandbox.config.keys[0]!.key);
       sandbox.control.injectInbound({ type: 'text', from: '+15551230001', text: 'hi' });
-      expect(await until(() => sandbox.control.sent().length >= 2, 20_000)).toBe(true);
+      expect(await until(() => sandbox.control.sent().length >= 2, 45_000)).toBe(true);
       expect(sandbox.control.sent()[0]?.request).toMatchObject({
         type: 'text',
         text: { body: expect.stringContaining('Hi Ada Lovelace') },
