@@ -6,6 +6,7 @@ import type { SendRequest } from '../../src/messages/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { echoFlow } from './echo-machine.js';
 import { demoFlow } from './harness.js';
+import { sendRecordOf } from './send-record-of.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
 const contact = { phone: '+15551230001', id: 'ct_1', name: 'Ada' };
@@ -119,7 +120,8 @@ describe('createBot', () => {
       pending: unknown[];
       snapshot: unknown;
     };
-    const record = await store.getSend('c1:1:1');
+    const recordId = await sendRecordOf(store, 'c1', 1);
+    const record = await store.getSend(recordId);
     expect(record?.state).toBe('accepted');
     await store.putSend({ ...record!, state: 'pending' });
     const ctx = (doc.snapshot as { context: { outbox: unknown[] } }).context;
@@ -133,7 +135,7 @@ describe('createBot', () => {
     await restarted.idle();
     // One send for "hi" (before the crash) and one for "again": "hi" was not replayed.
     expect(client.sent).toHaveLength(2);
-    expect((await store.getSend('c1:1:1'))?.state).toBe('unknown');
+    expect((await store.getSend(recordId))?.state).toBe('unknown');
     await restarted.stop();
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { echoFlow } from './echo-machine.js';
 import { ADA, startHarness, until, type Harness } from './harness.js';
+import { sendRecordOf } from './send-record-of.js';
 
 describe('engine: send outcomes against the sandbox', () => {
   let h: Harness;
@@ -19,7 +20,7 @@ describe('engine: send outcomes against the sandbox', () => {
     h.sandbox.control.addFault({ route: 'POST /v1/messages', delayMs: 2_500 });
     await h.say(ADA, 'slow');
     await h.bot.idle();
-    const id = `${conversationId()}:1:1`;
+    const id = await sendRecordOf(h.store, conversationId(), 1);
     expect((await h.store.getSend(id))?.state).toBe('unknown');
     // The sandbox admits the message once its delay is over; nothing is replayed.
     await until(() => h.sandbox.control.sent().length === 1, 15_000, 'the delayed send');
@@ -47,7 +48,7 @@ describe('engine: send outcomes against the sandbox', () => {
     await h.bot.runDueTimers();
     await h.bot.idle();
     expect(h.sentTo(ADA)).toEqual(['text:echo: lost']);
-    const record = await h.store.getSend(`${conversationId()}:1:1`);
+    const record = await h.store.getSend(await sendRecordOf(h.store, conversationId(), 1));
     expect(record).toMatchObject({ state: 'accepted', resends: 1 });
     expect(record).not.toHaveProperty('request');
   });
