@@ -110,9 +110,16 @@ async function probe(env: Record<string, string>): Promise<void> {
     expect(await waitUntil(() => contacts.every((c) => sentTo(c) >= GREETING), 60_000)).toBe(true);
     // One more kill and restart: nobody is answered again.
     await worker.kill9();
+    const restartedAt = Date.now();
     worker = await startWorker(all);
+    const listeningAfter = Date.now() - restartedAt;
     sandbox.control.injectInbound({ from: phone('71', 1), type: 'text', text: 'hi' });
     expect(await waitUntil(() => sentTo(phone('71', 1)) === GREETING, 30_000)).toBe(true);
+    console.log(
+      `kill-restart (${env['REDIS_URL'] === undefined ? 'default store' : 'Redis'}): ` +
+        `listening ${listeningAfter} ms after the restart, a new message answered ` +
+        `${Date.now() - restartedAt - listeningAfter} ms after that`,
+    );
     // A duplicate would come from the restarted worker's first passes: it has polled past
     // every earlier message once it answered 71/1; two more poll intervals of margin.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
