@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { NumberConfig, SandboxConfig, Scope } from './config.js';
 import { problem, type Problem } from './problem.js';
 
 /** The caller of an API request: which configured key, bound to which number. */
 export interface Caller {
   readonly keyIndex: number;
+  /** Stable id of the key (its budgets survive keys added or removed before it). */
+  readonly keyId: string;
   readonly numberId: string;
   readonly number: NumberConfig;
 }
@@ -78,5 +81,13 @@ export function authorize(
       ),
     );
   }
-  return { status: 'ok', caller: { keyIndex, numberId: number.id, number } };
+  return {
+    status: 'ok',
+    caller: { keyIndex, keyId: keyIdOf(key.key), numberId: number.id, number },
+  };
+}
+
+/** A stable, non-secret id of a key: a prefix of its SHA-256, never the key itself. */
+export function keyIdOf(key: string): string {
+  return `key_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }

@@ -39,10 +39,13 @@ export class CallbackDispatcher {
   #config: CallbackConfig | undefined;
   readonly #queues = new Map<string, Pending[]>();
   readonly #busy = new Set<string>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  /** Pending retry delays and how to end each one early. */
+  readonly #timers = new Map<NodeJS.Timeout, () => void>();
   readonly #controllers = new Set<AbortController>();
   #idleWaiters: (() => void)[] = [];
   #closed = false;
+  /** Bumped when pending work is dropped: a pump of an older generation stops. */
+  #generation = 0;
 
   constructor(
     private readonly state: SandboxState,
@@ -55,9 +58,13 @@ export class CallbackDispatcher {
     state.onEvent((event) => this.#enqueue(event));
   }
 
-  /** Sets (or, with undefined, removes) the receiver URL, secret and policy. */
+  /**
+   * Sets the receiver URL, secret and policy; with undefined removes them and drops
+   * every queued callback, pending retry and in-flight attempt.
+   */
   configure(config: CallbackConfig | undefined): void {
     this.#config = config;
+    if (config === undefined) this.#dropPending();
   }
 
   get config(): CallbackConfig | undefined {
@@ -73,21 +80,25 @@ export class CallbackDispatcher {
   /** Stops deliveries: pending retries are dropped and in-flight requests aborted. */
   close(): void {
     this.#closed = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
-    for (const c of this.#controllers) c.abort();
-    this.#queues.clear();
-    this.#busy.clear();
-    this.#notifyIdle();
+    this.#dropPending();
   }
 
   /** Drops queued callbacks and the attempt log (control reset). */
   clear(): void {
-    for (const t of this.#timers) clearTimeout(t);
+    this.#dropPending();
+    this.attempts.length = 0;
+  }
+
+  #dropPending(): void {
+    this.#generation++;
+    for (const [t, end] of this.#timers) {
+      clearTimeout(t);
+      end();
+    }
     this.#timers.clear();
+    for (const c of this.#controllers) c.abort();
     this.#queues.clear();
     this.#busy.clear();
-    this.attempts.length = 0;
     this.#notifyIdle();
   }
 
@@ -157,6 +168,8 @@ export class CallbackDispatcher {
   async #pump(conversationId: string): Promise<void> {
     if (this.#busy.has(conversationId)) return;
     this.#busy.add(conversationId);
+    const generation = this.#generation;
+    const dropped = (): boolean => this.#closed || generation !== this.#generation;
     try {
       for (;;) {
         const queue = this.#queues.get(conversationId);
@@ -166,7 +179,7 @@ export class CallbackDispatcher {
           break;
         head.attempt++;
         const ok = await this.#post(config, head, false);
-        if (this.#closed) return;
+        if (dropped()) return;
         if (ok) {
           queue.shift();
           if (this.random() < config.duplicateRate) await this.#post(config, head, true);
@@ -182,15 +195,17 @@ export class CallbackDispatcher {
           continue;
         }
         await this.#delay(config.retryBaseMs * 2 ** (head.attempt - 1));
+        if (dropped()) return;
       }
     } finally {
-      this.#busy.delete(conversationId);
+      if (!dropped()) this.#busy.delete(conversationId);
       if (this.#queues.get(conversationId)?.length === 0) this.#queues.delete(conversationId);
       this.#notifyIdle();
     }
   }
 
   async #post(config: CallbackConfig, pending: Pending, duplicate: boolean): Promise<boolean> {
+    const generation = this.#generation;
     const ts = Math.floor(this.signingClock.now() / 1000);
     const controller = new AbortController();
     this.#controllers.add(controller);
@@ -220,6 +235,8 @@ export class CallbackDispatcher {
       this.#controllers.delete(controller);
     }
     const ok = httpStatus !== undefined && httpStatus >= 200 && httpStatus < 300;
+    // An attempt cut short by a removal or reset is not a delivery attempt worth listing.
+    if (generation !== this.#generation) return false;
     this.attempts.push({
       eventId: pending.event.id,
       type: pending.event.type,
@@ -237,7 +254,7 @@ export class CallbackDispatcher {
         this.#timers.delete(t);
         resolve();
       }, ms);
-      this.#timers.add(t);
+      this.#timers.set(t, resolve);
     });
   }
 

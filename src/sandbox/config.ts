@@ -20,7 +20,8 @@ export type ContactState = z.infer<typeof ContactState>;
 export const Quality = z.enum(['green', 'yellow', 'red']);
 export type Quality = z.infer<typeof Quality>;
 
-const E164 = z
+/** A phone number in E.164 form: `+`, a non-zero digit, then 7 to 14 digits. */
+export const E164 = z
   .string()
   .regex(/^\+[1-9]\d{7,14}$/, { error: 'must be an E.164 number like +15551234567' });
 
@@ -35,7 +36,8 @@ export const NumberConfigSchema = z.strictObject({
   quality: Quality.default('green'),
 });
 
-const KeyConfig = z.strictObject({
+/** One API key, bound to one number for life (spec part 5). */
+export const KeyConfigSchema = z.strictObject({
   key: z.string().min(8),
   number: z.string().min(1),
   scopes: z.array(Scope).default(['messages:send', 'messages:read', 'media:read']),
@@ -43,7 +45,8 @@ const KeyConfig = z.strictObject({
   state: z.enum(['active', 'rotated', 'revoked']).default('active'),
 });
 
-const ContactConfig = z.strictObject({
+/** One contact of the workspace. */
+export const ContactConfigSchema = z.strictObject({
   phoneNumber: E164,
   name: z.string().min(1),
   state: ContactState.default('active'),
@@ -55,7 +58,7 @@ const ContactConfig = z.strictObject({
 
 const ParamKind = z.enum(['text', 'currency', 'date_time', 'image', 'video', 'document']);
 
-const TemplateComponentConfig = z.strictObject({
+export const TemplateComponentConfig = z.strictObject({
   type: z.enum(['header', 'body', 'button']),
   /** Button index (a string, as in send requests). */
   index: z.string().optional(),
@@ -66,7 +69,8 @@ const TemplateComponentConfig = z.strictObject({
   text: z.string().optional(),
 });
 
-const TemplateConfig = z.strictObject({
+/** One template of the business account (spec 4.5.4). */
+export const TemplateConfigSchema = z.strictObject({
   name: z.string().min(1),
   language: z.string().min(2),
   number: z.string().min(1).optional(),
@@ -87,7 +91,8 @@ const DeliveryConfig = z.strictObject({
 
 /** Callback receiver and delivery policy. */
 export const CallbackConfigSchema = z.strictObject({
-  url: z.url(),
+  /** The receiver: an http or https URL (any other scheme, e.g. `javascript:`, is refused). */
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
   secret: z.string().min(1),
   /** 0..1: share of callbacks delivered twice (at-least-once delivery, as in real life). */
   duplicateRate: z.number().min(0).max(1).default(0),
@@ -103,9 +108,9 @@ export const CallbackConfigSchema = z.strictObject({
 export const SandboxConfigSchema = z.strictObject({
   workspace: z.string().min(1).default('ws_default'),
   numbers: z.array(NumberConfigSchema).min(1),
-  keys: z.array(KeyConfig).min(1),
-  contacts: z.array(ContactConfig).default([]),
-  templates: z.array(TemplateConfig).default([]),
+  keys: z.array(KeyConfigSchema).min(1),
+  contacts: z.array(ContactConfigSchema).default([]),
+  templates: z.array(TemplateConfigSchema).default([]),
   delivery: DeliveryConfig.default(DeliveryConfig.parse({})),
   callback: CallbackConfigSchema.optional(),
   /** Enforce the request budgets of spec part 8 (429 rate_limited). */
@@ -115,10 +120,10 @@ export const SandboxConfigSchema = z.strictObject({
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 /** A configuration as written in a file (defaults not yet applied). */
 export type SandboxConfigInput = z.input<typeof SandboxConfigSchema>;
-export type TemplateConfig = z.infer<typeof TemplateConfig>;
-export type ContactConfig = z.infer<typeof ContactConfig>;
+export type TemplateConfig = z.infer<typeof TemplateConfigSchema>;
+export type ContactConfig = z.infer<typeof ContactConfigSchema>;
 export type NumberConfig = z.infer<typeof NumberConfigSchema>;
-export type KeyConfig = z.infer<typeof KeyConfig>;
+export type KeyConfig = z.infer<typeof KeyConfigSchema>;
 export type CallbackConfig = z.infer<typeof CallbackConfigSchema>;
 
 /** The built-in configuration: one connected number, one key with every scope, contacts, templates. */
@@ -172,6 +177,24 @@ export function parseSandboxConfig(input: unknown, source = 'sandbox config'): C
   const config = parsed.data;
   const numbers = new Set(config.numbers.map((n) => n.id));
   const problems: string[] = [];
+  const duplicates = (label: string, values: readonly string[]): void => {
+    values.forEach((v, i) => {
+      const first = values.indexOf(v);
+      if (first !== i) problems.push(`  ${label}[${i}]: duplicate of ${label}[${first}]`);
+    });
+  };
+  duplicates(
+    'numbers',
+    config.numbers.map((n) => n.id),
+  );
+  duplicates(
+    'keys',
+    config.keys.map((k) => k.key),
+  );
+  duplicates(
+    'contacts',
+    config.contacts.map((c) => c.phoneNumber),
+  );
   config.keys.forEach((k, i) => {
     if (!numbers.has(k.number)) problems.push(`  keys[${i}].number: unknown number "${k.number}"`);
   });

@@ -5,10 +5,13 @@ import { CallbackConfigSchema, ContactState, NumberConfigSchema, Quality } from 
 import type { SandboxContext } from './context.js';
 import { FaultSpec } from './faults.js';
 import { InboundSpec } from './inbound.js';
-import { SandboxControlError, type SandboxControl } from './control.js';
+import { RESET_SCOPES, SandboxControlError, type SandboxControl } from './control.js';
+import { provisioningRouter } from './provisioning-router.js';
 import { problem, sendProblem } from './problem.js';
 
-const AdvanceBody = z.strictObject({ by: z.union([z.string().min(1), z.number().nonnegative()]) });
+const AdvanceBody = z.strictObject({
+  by: z.union([z.string().min(1).max(64), z.number().nonnegative()]),
+});
 const StatusBody = z.strictObject({
   status: OutboundStatus,
   failureCode: z.string().min(1).optional(),
@@ -23,6 +26,9 @@ const NumberBody = NumberConfigSchema.pick({ handling: true, connected: true, qu
   .partial()
   .strict();
 const HoldBody = z.strictObject({ held: z.boolean() });
+const ResetBody = z.strictObject({
+  scope: z.enum(RESET_SCOPES).default('all'),
+});
 
 /**
  * The control API under `/sandbox` (see the README, The sandbox). Never reachable with an API key:
@@ -138,13 +144,15 @@ export function controlRouter(ctx: SandboxContext, control: SandboxControl): Rou
   router.post('/run-due', (_req, res) => {
     res.json({ applied: control.runDue() });
   });
-  router.post('/reset', (_req, res) => {
-    control.reset();
-    res.json({ ok: true });
+  router.post('/reset', (req, res) => {
+    const { scope } = body(ResetBody, req);
+    control.reset(scope);
+    res.json({ ok: true, scope });
   });
   router.get('/config', (_req, res) => {
     res.json(ctx.config);
   });
+  router.use(provisioningRouter(control));
 
   router.use((_req: Request, res: Response) => {
     res
@@ -153,14 +161,17 @@ export function controlRouter(ctx: SandboxContext, control: SandboxControl): Rou
   });
   router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (error instanceof SandboxControlError) {
-      res
-        .status(error.code === 'not_found' ? 404 : 400)
-        .json({ code: error.code, message: error.message });
+      const status = { not_found: 404, invalid_request: 400, conflict: 409 }[error.code];
+      res.status(status).json({ code: error.code, message: error.message });
       return;
     }
-    const type = (error as { type?: unknown } | undefined)?.type;
-    if (typeof type === 'string' && type.startsWith('entity.')) {
-      res.status(400).json({ code: 'invalid_request', message: 'Request body is not valid JSON.' });
+    const status = (error as { status?: unknown } | undefined)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Body parser and path decoding failures (bad JSON, encoding, charset, escapes).
+      res.status(400).json({
+        code: 'invalid_request',
+        message: `The request cannot be read: ${error instanceof Error ? error.message : 'bad request'}.`,
+      });
       return;
     }
     next(error);

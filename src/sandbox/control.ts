@@ -8,6 +8,7 @@ import {
   type NumberConfig,
   type Quality,
   CallbackConfigSchema,
+  E164,
 } from './config.js';
 import type { SandboxContext } from './context.js';
 import { setStatus } from './delivery.js';
@@ -15,19 +16,11 @@ import { FaultSpec, type FaultInput } from './faults.js';
 import { InboundSpec, injectInbound, type InboundInput } from './inbound.js';
 import type { ConversationRecord, SentRecord } from './model.js';
 import { toConversation, toMessage } from './projection.js';
+import { SandboxControlError } from './control-error.js';
+import type { MediaHoldView } from './media-streams.js';
+import { createProvisioning, parse, type ProvisioningControl } from './provisioning.js';
 
-/** A control operation that cannot be done (unknown id, invalid input). */
-export class SandboxControlError extends Error {
-  override readonly name = 'SandboxControlError';
-  constructor(
-    /** `not_found` or `invalid_request`. */
-    readonly code: 'not_found' | 'invalid_request',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export { SandboxControlError } from './control-error.js';
 
 /** A conversation as the control API lists it: the API shape plus sandbox state. */
 export type ControlConversation = Conversation & {
@@ -40,8 +33,23 @@ export type ControlConversation = Conversation & {
 export type CallbackInput = Pick<CallbackConfig, 'url' | 'secret'> &
   Partial<Omit<CallbackConfig, 'url' | 'secret'>>;
 
+/** The scopes of {@link SandboxControl.reset}. */
+export const RESET_SCOPES = ['rate-limits', 'conversations', 'faults', 'all'] as const;
+/** What `reset` clears; see {@link SandboxControl.reset}. */
+export type ResetScope = (typeof RESET_SCOPES)[number];
+
+/** Holds on media downloads (media concurrency tests), see `MediaStreams`. */
+export interface MediaHoldControl {
+  /** Holds the next `count` downloads (default 1; of `mediaId` only when given) open before their first body byte. */
+  holdDownloads(options?: { readonly count?: number; readonly mediaId?: string }): MediaHoldView;
+  /** Lets the downloads of one hold finish and removes the hold. */
+  releaseDownloads(holdId: string): void;
+  /** Holds with the downloads they still catch and those waiting. */
+  downloadHolds(): MediaHoldView[];
+}
+
 /** The in-process control API: the same operations as the `/sandbox` routes. */
-export interface SandboxControl {
+export interface SandboxControl extends ProvisioningControl, MediaHoldControl {
   /** Records a message from a contact (opens the window, emits `message.received`). */
   injectInbound(spec: InboundInput): Message;
   /** A person takes the conversation over (by id, or by the contact's phone number). */
@@ -72,7 +80,7 @@ export interface SandboxControl {
   ): void;
   /** Sets (or with undefined removes) the callback receiver. */
   setCallback(callback: CallbackInput | undefined): void;
-  /** Holds media downloads open after their first chunk (media concurrency tests). */
+  /** Holds every media download before its first body byte until `false` (prefer {@link MediaHoldControl.holdDownloads}). */
   holdMediaStreams(held: boolean): void;
   /** Every callback delivery attempt so far. */
   callbackAttempts(): readonly CallbackAttempt[];
@@ -80,13 +88,19 @@ export interface SandboxControl {
   callbacksIdle(): Promise<void>;
   /** Applies due status and media changes now. */
   runDue(): number;
-  /** Clears conversations, messages, sends, faults, counters and callback queues. */
-  reset(): void;
+  /**
+   * Clears state by scope: `rate-limits` (request budgets), `conversations`
+   * (conversations, messages, media, sends, queued callbacks; contacts back to their
+   * provisioned state), `faults`, or `all` (the default: all of these and every media
+   * hold). Provisioning (keys, numbers, templates, contacts, callback) is kept.
+   */
+  reset(scope?: ResetScope): void;
 }
 
 /** Builds the control object over a sandbox context. */
 export function createControl(ctx: SandboxContext): SandboxControl {
   const conversationOf = (ref: string): ConversationRecord => {
+    if (ref.startsWith('+')) parse(E164, ref, 'phone number');
     const found = ref.startsWith('+')
       ? ctx.state.findConversation(ctx.config.numbers[0]?.id ?? '', ref)
       : ctx.state.conversations.get(ref);
@@ -107,6 +121,8 @@ export function createControl(ctx: SandboxContext): SandboxControl {
   };
 
   return {
+    ...createProvisioning(ctx),
+    ...mediaHoldControl(ctx),
     injectInbound(input) {
       ctx.runDue();
       const spec = InboundSpec.safeParse(input);
@@ -123,7 +139,11 @@ export function createControl(ctx: SandboxContext): SandboxControl {
     advance(by) {
       const d = parseDuration(by);
       if (d.status === 'invalid') return invalid(d.message);
-      ctx.clock.advance(d.ms);
+      try {
+        ctx.clock.advance(d.ms);
+      } catch (error) {
+        return invalid((error as Error).message);
+      }
       ctx.runDue();
       return ctx.clock.now();
     },
@@ -161,7 +181,7 @@ export function createControl(ctx: SandboxContext): SandboxControl {
         }));
     },
     setContactState(phoneNumber, state) {
-      ctx.state.contact(phoneNumber).state = state;
+      ctx.state.contact(parse(E164, phoneNumber, 'phone number')).state = state;
     },
     setQuality(quality, target = {}) {
       if (target.template !== undefined) {
@@ -177,7 +197,11 @@ export function createControl(ctx: SandboxContext): SandboxControl {
       Object.assign(numberOf(numberId), change);
     },
     setCallback(callback) {
-      if (callback === undefined) return ctx.callbacks.configure(undefined);
+      if (callback === undefined) {
+        delete ctx.config.callback;
+        ctx.callbacks.configure(undefined);
+        return;
+      }
       const parsed = CallbackConfigSchema.safeParse(callback);
       if (!parsed.success) {
         return invalid(
@@ -191,12 +215,16 @@ export function createControl(ctx: SandboxContext): SandboxControl {
     callbackAttempts: () => [...ctx.callbacks.attempts],
     callbacksIdle: () => ctx.callbacks.idle(),
     runDue: () => ctx.runDue(),
-    reset() {
-      ctx.state.reset();
-      ctx.faults.clear();
-      ctx.rate.reset();
-      ctx.callbacks.clear();
-      ctx.mediaStreams.hold(false);
+    reset(scope = 'all') {
+      if (!RESET_SCOPES.includes(scope))
+        return invalid(`unknown reset scope "${String(scope)}"; use ${RESET_SCOPES.join(', ')}`);
+      if (scope === 'rate-limits' || scope === 'all') ctx.rate.reset();
+      if (scope === 'faults' || scope === 'all') ctx.faults.clear();
+      if (scope === 'conversations' || scope === 'all') {
+        ctx.state.reset();
+        ctx.callbacks.clear();
+      }
+      if (scope === 'all') ctx.mediaStreams.releaseAll();
     },
   };
 
@@ -207,4 +235,24 @@ export function createControl(ctx: SandboxContext): SandboxControl {
       throw new SandboxControlError('not_found', `no number "${String(id)}"`);
     return number;
   }
+}
+
+/** The media-hold operations of the control object (kept apart to ease merging). */
+function mediaHoldControl(ctx: SandboxContext): MediaHoldControl {
+  return {
+    holdDownloads(options = {}) {
+      const count = options.count ?? 1;
+      if (!Number.isInteger(count) || count < 1 || count > 1_000)
+        throw new SandboxControlError(
+          'invalid_request',
+          `count must be an integer 1..1000 (got ${count})`,
+        );
+      return ctx.mediaStreams.addHold(count, options.mediaId);
+    },
+    releaseDownloads(holdId) {
+      if (!ctx.mediaStreams.releaseHold(holdId))
+        throw new SandboxControlError('not_found', `no media hold "${holdId}"`);
+    },
+    downloadHolds: () => ctx.mediaStreams.holds(),
+  };
 }

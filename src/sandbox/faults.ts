@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
+import { prebufferBody } from './request-body.js';
+import { matchRoute, parseRoutePattern, type RoutePattern } from './route-pattern.js';
 
 /**
  * A fault injected on an API route for its next `count` calls. Applied before
@@ -11,10 +13,14 @@ import { z } from 'zod';
  * lost), or else normal processing.
  */
 export const FaultSpec = z.strictObject({
-  /** `METHOD /path` with `:param` segments, e.g. `POST /v1/messages`, `GET /v1/media/:id`; `*` for every API route. */
-  route: z
-    .string()
-    .regex(/^(\*|(GET|POST) \/v1\/\S*)$/, { error: 'route must be "*" or "<GET|POST> /v1/..."' }),
+  /**
+   * `METHOD /path` with `:param` segments and an optional final `/*`, e.g.
+   * `POST /v1/messages`, `GET /v1/media/:id`, `* /v1/conversations/*`; `*` for every API route.
+   */
+  route: z.string().superRefine((route, check) => {
+    const parsed = parseRoutePattern(route);
+    if (parsed.status === 'invalid') check.addIssue({ code: 'custom', message: parsed.message });
+  }),
   count: z.number().int().min(1).default(1),
   status: z.number().int().min(400).max(599).optional(),
   code: z.string().min(1).optional(),
@@ -28,7 +34,7 @@ export type FaultInput = z.input<typeof FaultSpec>;
 
 interface ActiveFault {
   readonly spec: FaultSpec;
-  readonly pattern: RegExp | undefined;
+  readonly pattern: RoutePattern;
   remaining: number;
 }
 
@@ -43,13 +49,9 @@ export class FaultInjector {
   readonly #timers = new Set<NodeJS.Timeout>();
 
   add(spec: FaultSpec): void {
-    const pattern =
-      spec.route === '*'
-        ? undefined
-        : new RegExp(
-            `^${spec.route.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]\w*/g, '[^/]+')}/?$`,
-          );
-    this.#faults.push({ spec, pattern, remaining: spec.count });
+    const parsed = parseRoutePattern(spec.route);
+    if (parsed.status === 'invalid') throw new RangeError(parsed.message);
+    this.#faults.push({ spec, pattern: parsed.pattern, remaining: spec.count });
   }
 
   /** Faults still armed, with their remaining counts. */
@@ -66,8 +68,8 @@ export class FaultInjector {
   /** Express middleware for the /v1 routes. */
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
-      const target = `${req.method} ${req.baseUrl}${req.path}`;
-      const fault = this.#faults.find((f) => f.pattern === undefined || f.pattern.test(target));
+      const path = `${req.baseUrl}${req.path}`;
+      const fault = this.#faults.find((f) => matchRoute(f.pattern, req.method, path));
       if (fault === undefined) return next();
       fault.remaining--;
       if (fault.remaining <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
@@ -76,8 +78,7 @@ export class FaultInjector {
       if (delayMs === undefined || delayMs === 0) return apply();
       // Read the body before waiting, so processing continues after the delay even if the
       // client gave up meanwhile, as on a slow server that already received the request.
-      void readJsonBody(req).then((body) => {
-        req.body = body;
+      void prebufferBody(req).then(() => {
         const timer = setTimeout(() => {
           this.#timers.delete(timer);
           apply();
@@ -113,31 +114,5 @@ export class FaultInjector {
       }) as Response['end'];
     }
     next();
-  }
-}
-
-const MAX_BUFFERED_BYTES = 1_048_576;
-
-/** Reads a request body and parses it as JSON; undefined when empty, too large or malformed. */
-async function readJsonBody(req: Request): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      size += buffer.length;
-      if (size > MAX_BUFFERED_BYTES) return undefined;
-      chunks.push(buffer);
-    }
-  } catch {
-    // The client aborted before sending the whole body: there is nothing to process.
-    return undefined;
-  }
-  if (size === 0) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    // Malformed JSON: left undefined so the route's validation answers invalid_message.
-    return undefined;
   }
 }

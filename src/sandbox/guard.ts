@@ -5,10 +5,10 @@ import type { Scope } from './config.js';
 import type { SandboxContext } from './context.js';
 import { problem, sendProblem } from './problem.js';
 
-/** Budget identity of a caller: counted by key position, number and workspace. */
+/** Budget identity of a caller: counted by key, number and workspace. */
 export function identityOf(ctx: SandboxContext, caller: Caller) {
   return {
-    keyId: `key${caller.keyIndex}`,
+    keyId: caller.keyId,
     numberId: caller.numberId,
     workspaceId: ctx.config.workspace,
   };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Message } from '../api/resources.js';
+import { parseDuration } from '../core/duration.js';
+import { MAX_CLOCK_ADVANCE_MS } from './sandbox-clock.js';
 import type { SandboxContext } from './context.js';
 import type { MediaRecord, MessageRecord } from './model.js';
 import { toMessage } from './projection.js';
@@ -13,8 +15,12 @@ const common = {
   from: E164,
   /** Business number id; default: the first configured number. */
   number: z.string().optional(),
-  /** Name of a contact not yet known. */
+  /** Name of a contact not yet known (a known contact keeps its name). */
   contactName: z.string().min(1).optional(),
+  /** When the contact wrote, in the past (ISO 8601); default: now. Not with `ageMs`. */
+  occurredAt: z.iso.datetime({ offset: true }).optional(),
+  /** How long ago the contact wrote: ms or a duration such as `'25h'`; default 0. Not with `occurredAt`. */
+  ageMs: z.union([z.number().nonnegative(), z.string().min(1)]).optional(),
 };
 const MediaOptions = z.strictObject({
   mimeType: z.string().min(1).optional(),
@@ -96,10 +102,12 @@ export function injectInbound(ctx: SandboxContext, spec: InboundSpec): InjectRes
     return { status: 'invalid', message: `unknown number "${String(spec.number)}"` };
   }
   const now = ctx.clock.now();
+  const when = occurredAtOf(spec, now);
+  if (typeof when === 'string') return { status: 'invalid', message: when };
   const contact = ctx.state.contact(spec.from);
   if (spec.contactName !== undefined && contact.name === contact.phoneNumber)
     contact.name = spec.contactName;
-  const conversation = ctx.state.conversation(numberId, spec.from, now);
+  const conversation = ctx.state.conversation(numberId, spec.from, when);
   const id = newId('msg');
   let content: Record<string, unknown> = {};
   let mediaId: string | undefined;
@@ -155,7 +163,7 @@ export function injectInbound(ctx: SandboxContext, spec: InboundSpec): InjectRes
     status: 'received',
     failureCode: undefined,
     type: spec.type,
-    occurredAt: now,
+    occurredAt: when,
     content,
     mediaId,
     plan: {},
@@ -163,4 +171,26 @@ export function injectInbound(ctx: SandboxContext, spec: InboundSpec): InjectRes
   ctx.state.addMessage(message);
   ctx.state.emit({ type: 'message.received', message });
   return { status: 'injected', message: toMessage(message, ctx.state) };
+}
+
+/**
+ * The time an inbound message occurred: now, `occurredAt`, or now minus `ageMs`; a
+ * string explains why the spec's time is refused (both given, in the future, too old).
+ */
+function occurredAtOf(spec: InboundSpec, now: number): number | string {
+  if (spec.occurredAt !== undefined && spec.ageMs !== undefined)
+    return 'give occurredAt or ageMs, not both';
+  let when = now;
+  if (spec.occurredAt !== undefined) {
+    when = Date.parse(spec.occurredAt);
+    if (when > now)
+      return `occurredAt ${spec.occurredAt} is after the sandbox clock (${new Date(now).toISOString()}); inbound messages can only be in the past`;
+  } else if (spec.ageMs !== undefined) {
+    const age = parseDuration(spec.ageMs);
+    if (age.status === 'invalid') return `ageMs: ${age.message}`;
+    when = now - Math.round(age.ms);
+  }
+  if (now - when > MAX_CLOCK_ADVANCE_MS || when < 0)
+    return `an inbound message can be at most 3650d in the past (and not before 1970)`;
+  return when;
 }

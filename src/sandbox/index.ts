@@ -10,6 +10,7 @@ import { controlRouter } from './control-router.js';
 import { CursorCodec } from './cursors.js';
 import { runDueTransitions } from './delivery.js';
 import { FaultInjector } from './faults.js';
+import { malformedPathGuard } from './malformed-path.js';
 import { MediaStreams } from './media-streams.js';
 import { problem, sendProblem } from './problem.js';
 import { RateCounter } from './rate.js';
@@ -32,7 +33,26 @@ export type {
   Quality,
 } from './config.js';
 export { SandboxControlError } from './control.js';
-export type { SandboxControl, ControlConversation, CallbackInput } from './control.js';
+export type {
+  SandboxControl,
+  ControlConversation,
+  CallbackInput,
+  MediaHoldControl,
+  ResetScope,
+} from './control.js';
+export type {
+  ProvisioningControl,
+  KeyInput,
+  KeyChange,
+  NumberInput,
+  NumberChange,
+  TemplateInput,
+  TemplateChange,
+  TemplateRef,
+  ContactInput,
+  ContactChange,
+} from './provisioning.js';
+export type { MediaHoldView } from './media-streams.js';
 export type { FaultInput } from './faults.js';
 export type { InboundInput } from './inbound.js';
 export type { SentRecord } from './model.js';
@@ -147,7 +167,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (tick !== undefined) clearInterval(tick);
       callbacks.close();
       ctx.faults.clear();
-      ctx.mediaStreams.hold(false);
+      ctx.mediaStreams.releaseAll();
       await Promise.all([...servers].map((s) => s.close()));
     },
   };
@@ -157,10 +177,15 @@ function buildApp(ctx: SandboxContext, control: SandboxControl): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use('/v1', ctx.faults.middleware(), (_req, _res, next) => {
-    ctx.runDue();
-    next();
-  });
+  app.use(
+    '/v1',
+    ctx.faults.middleware(),
+    (_req, _res, next) => {
+      ctx.runDue();
+      next();
+    },
+    malformedPathGuard(ctx),
+  );
   app.use('/v1', readRoutes(ctx), sendRoute(ctx));
   app.use('/sandbox', controlRouter(ctx, control));
   app.use('/dashboard', (req, res) => {
@@ -178,6 +203,15 @@ function buildApp(ctx: SandboxContext, control: SandboxControl): Express {
       .json({ code: 'not_found', message: 'No such route; API routes start with /v1.' });
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: unknown } | undefined)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500 && !res.headersSent) {
+      // A client error raised by express itself (e.g. a path escape in a control route).
+      res.status(status).json({
+        code: 'invalid_request',
+        message: error instanceof Error ? error.message : 'The request is not valid.',
+      });
+      return;
+    }
     ctx.logger.error('sandbox route failed', {
       error: error instanceof Error ? error.message : String(error),
     });

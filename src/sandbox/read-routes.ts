@@ -96,29 +96,43 @@ export function readRoutes(ctx: SandboxContext): Router {
         ),
       );
     }
-    res.on('close', () => slot.release());
+    const held = ctx.mediaStreams.catchDownload(media.id);
+    // The slot is freed when the response ends or its client goes away, held or not.
+    res.on('close', () => {
+      slot.release();
+      held?.cancel();
+    });
     res.status(200).set({
       'Content-Type': media.mimeType,
       'Content-Disposition': `attachment; filename="${media.filename.replace(/["\\\r\n]/g, '_')}"`,
       'Cache-Control': 'private, no-store',
       'Content-Length': String(media.bytes.length),
     });
-    void stream(ctx, res, media.bytes);
+    void stream(res, media.bytes, held?.released);
   });
 
   return router;
 }
 
-async function stream(ctx: SandboxContext, res: Response, bytes: Buffer): Promise<void> {
+/**
+ * Streams the bytes in chunks. A held download sends its headers, then waits before
+ * the first body byte: the client sees an open stream, and its connection carries
+ * nothing else meanwhile.
+ */
+async function stream(
+  res: Response,
+  bytes: Buffer,
+  held: Promise<void> | undefined,
+): Promise<void> {
+  if (held !== undefined) {
+    res.flushHeaders();
+    await held;
+  }
   for (let offset = 0; offset < bytes.length; offset += CHUNK) {
     if (res.destroyed) return;
     res.write(bytes.subarray(offset, offset + CHUNK));
-    if (offset === 0) {
-      res.flushHeaders();
-      await ctx.mediaStreams.waitWhileHeld();
-    }
   }
-  res.end();
+  if (!res.destroyed) res.end();
 }
 
 /** The query as plain data (express 5 parses it with the "simple" parser). */

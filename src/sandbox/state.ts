@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SandboxConfig } from './config.js';
+import type { ContactConfig, SandboxConfig } from './config.js';
 import type {
   ContactRecord,
   ConversationRecord,
@@ -38,16 +38,17 @@ export class SandboxState {
     this.messages.clear();
     this.media.clear();
     this.sentLog.length = 0;
-    for (const c of this.config.contacts) {
-      this.contacts.set(c.phoneNumber, {
-        id: newId('ct'),
-        phoneNumber: c.phoneNumber,
-        name: c.name,
-        state: c.state,
-        reads: c.reads,
-        failureCode: c.failureCode,
-      });
-    }
+    for (const c of this.config.contacts) this.provisionContact(c);
+  }
+
+  /** Creates or updates a contact from its provisioned configuration (keeping its id). */
+  provisionContact(c: ContactConfig): ContactRecord {
+    const record = this.contact(c.phoneNumber);
+    record.name = c.name;
+    record.state = c.state;
+    record.reads = c.reads;
+    record.failureCode = c.failureCode;
+    return record;
   }
 
   /** Subscribes to state changes (used by the callback dispatcher). */
@@ -67,8 +68,10 @@ export class SandboxState {
   contact(phoneNumber: string): ContactRecord {
     let contact = this.contacts.get(phoneNumber);
     if (contact === undefined) {
+      // A contact forgotten by the control API keeps the id its conversations carry.
+      const known = [...this.conversations.values()].find((c) => c.phoneNumber === phoneNumber);
       contact = {
-        id: newId('ct'),
+        id: known?.contactId ?? newId('ct'),
         phoneNumber,
         name: phoneNumber,
         state: 'active',
@@ -107,14 +110,26 @@ export class SandboxState {
     return created;
   }
 
-  /** Stores a message and makes it the conversation's latest. */
+  /**
+   * Stores a message; it becomes the conversation's latest unless a newer one exists (a
+   * message recorded in the past slots into history without moving the conversation).
+   */
   addMessage(message: MessageRecord): void {
     this.messages.set(message.id, message);
     const conversation = this.conversations.get(message.conversationId);
     if (conversation === undefined) return;
-    conversation.lastMessageAt = message.occurredAt;
-    conversation.lastMessageId = message.id;
-    if (message.direction === 'inbound') conversation.lastInboundAt = message.occurredAt;
+    if (
+      conversation.lastMessageId === undefined ||
+      message.occurredAt >= conversation.lastMessageAt
+    ) {
+      conversation.lastMessageAt = message.occurredAt;
+      conversation.lastMessageId = message.id;
+    }
+    if (
+      message.direction === 'inbound' &&
+      (conversation.lastInboundAt === undefined || message.occurredAt > conversation.lastInboundAt)
+    )
+      conversation.lastInboundAt = message.occurredAt;
   }
 
   /** Messages of one conversation, newest first. */
