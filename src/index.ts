@@ -123,3 +123,9 @@ export type { BroadcastConfig, BroadcastIo, BroadcastResult } from './broadcast/
 // ── Local development: the sandbox ──────────────────────────────────────────
 export { createSandbox, defaultSandboxConfig, loadSandboxConfig } from './sandbox/index.js';
 export type { Sandbox, SandboxOptions, SandboxControl } from './sandbox/index.js';
+export type {
+  ProvisioningControl,
+  MediaHoldControl,
+  MediaHoldView,
+  ResetScope,
+} from './sandbox/index.js';
