@@ -371,7 +371,7 @@ describe('sandbox conformance probe (spec tables, provisioned through the contro
     for (const l of lists) {
       for (const limit of ['1', '100', '50'])
         await p.expect(`${l.path} limit=${limit}`, await p.call(`${l.path}?limit=${limit}`), 200);
-      for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2'])
+      for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2', '%ZZ', '%E0'])
         await p.expect(
           `${l.path} limit=${limit}`,
           await p.call(`${l.path}?limit=${limit}`),
@@ -385,7 +385,15 @@ describe('sandbox conformance probe (spec tables, provisioned through the contro
           400,
           'invalid_pagination',
         );
-      for (const cursor of [ids.message, 'abc', 'eyJ9.AAAA', encodeURIComponent('%E0')])
+      // Cursors: an id, junk, a forged shape, an encoded and a malformed percent-escape.
+      for (const cursor of [
+        ids.message,
+        'abc',
+        'eyJ9.AAAA',
+        encodeURIComponent('%E0'),
+        '%E0%A4%A',
+        '%ZZ',
+      ])
         await p.expect(
           `${l.path} ${l.cursor}=${cursor}`,
           await p.call(`${l.path}?${l.cursor}=${cursor}`),
