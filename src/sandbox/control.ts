@@ -18,7 +18,8 @@ import type { ConversationRecord, SentRecord } from './model.js';
 import { toConversation, toMessage } from './projection.js';
 import { SandboxControlError } from './control-error.js';
 import type { MediaHoldView } from './media-streams.js';
-import { createProvisioning, parse, type ProvisioningControl } from './provisioning.js';
+import { parse } from './provisioning-input.js';
+import { createProvisioning, type ProvisioningControl } from './provisioning.js';
 
 export { SandboxControlError } from './control-error.js';
 

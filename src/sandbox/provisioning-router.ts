@@ -11,7 +11,7 @@ import {
   parse,
   TemplateChange,
   TemplateInput,
-} from './provisioning.js';
+} from './provisioning-input.js';
 
 const RotateBody = z.strictObject({ key: z.string().min(8).optional() });
 const HoldBody = z.strictObject({
