@@ -49,7 +49,7 @@ describe('MessagingClient.send', () => {
 
   it('should report a timed-out send as unknown after exactly one POST', async () => {
     server.handle(() => undefined); // accepts the request, never answers
-    const { client, clock, delays } = makeClient(server.baseUrl, { timeoutMs: 150 });
+    const { client, clock, delays } = makeClient(server.baseUrl, { timeoutMs: 1_000 });
     const startedAt = clock.now();
     const request = textRequest('are you there?');
     const result = await client.send(request);

@@ -112,7 +112,7 @@ export async function startHarness(
   const options = (more: Partial<BotOptions>): BotOptions => ({
     flows: [demoFlow],
     handlers: defaultHandlers(),
-    api: { baseUrl: server.url, apiKey, timeoutMs: setup.apiTimeoutMs ?? 2_000 },
+    api: { baseUrl: server.url, apiKey, timeoutMs: setup.apiTimeoutMs ?? 10_000 },
     store,
     clock,
     tickMs: 0,
