@@ -1,7 +1,15 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx, so `npm install` needs no build step
-// and bots written in TypeScript can be loaded by `switchboard dev|run <bot>`.
-import { register } from 'tsx/esm/api';
+// The `switchboard` command. An installed package runs its compiled JavaScript (dist/);
+// a checkout of the repository (src/ beside this file) runs its TypeScript sources through
+// tsx, so `npm start` and the tests always run the code as it is, with no stale build.
+// Set SWITCHBOARD_DIST=1 to run dist/ in a checkout (after `npm run build`).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source) && process.env.SWITCHBOARD_DIST !== '1') {
+  const { registerSourceConditions } = await import('./source-conditions.js');
+  registerSourceConditions();
+  await import(source.href);
+} else {
+  await import('../dist/cli/main.js');
+}

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * switchboard: conversational bots on the Messaging Developer API.
  *

@@ -3,6 +3,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isBotDefinition } from './define-bot.js';
 import { compileFlowFile, resolveBot, type BotLoadResult } from './resolve-bot.js';
+import { ensureTypeScriptLoader } from './typescript-loader.js';
 
 const FLOW_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const MODULE_NAMES = ['bot.ts', 'bot.js', 'bot.mjs', 'index.ts', 'index.js', 'index.mjs'];
@@ -44,12 +45,20 @@ export async function loadBot(path: string): Promise<BotLoadResult> {
 async function loadModule(absolute: string, shown: string): Promise<BotLoadResult> {
   let mod: Record<string, unknown>;
   try {
+    await ensureTypeScriptLoader(absolute);
     mod = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { status: 'error', message: `${shown}: cannot load the module: ${reason}` };
   }
-  const bot = mod['bot'] ?? mod['default'];
+  // A CommonJS module (a `.ts` file in a package without `"type": "module"`) arrives as
+  // `default` = its `module.exports`.
+  const fallback = mod['default'];
+  const bot =
+    mod['bot'] ??
+    (typeof fallback === 'object' && fallback !== null && 'bot' in fallback
+      ? fallback.bot
+      : fallback);
   if (!isBotDefinition(bot)) {
     return {
       status: 'error',

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The switchboard test kit (`switchboard/testing`): drive a bot in vitest with no network
  * beyond 127.0.0.1: a real engine, an in-process sandbox, a fake clock, a memory store.
