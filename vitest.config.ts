@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts', 'templates/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

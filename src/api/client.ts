@@ -39,11 +39,12 @@ import { DEFAULT_RETRY, realSleep, type RetryPolicy } from './retry.js';
 import { sendOutcome } from './send-outcome.js';
 import type { SendResult } from './send-result.js';
 import { Transport, parseReadBody } from './transport.js';
+import { apiRoot } from './base-url.js';
 import type { z } from 'zod';
 
 /** Options of {@link MessagingClient}. */
 export interface MessagingClientOptions {
-  /** e.g. `https://api.example.com` (paths start with `/v1`). */
+  /** e.g. `https://api.example.com`; a trailing `/v1` is accepted too (paths start with `/v1`). */
   readonly baseUrl: string;
   readonly apiKey: string;
   /** Budgets of spec part 8. Default: a new {@link MemoryLimiter} (one process). */
@@ -106,7 +107,7 @@ export class MessagingClient {
     this.#sendRules = sendBudgetRules(this.identity, margin);
     this.#readRules = readBudgetRules(this.identity, margin);
     this.#transport = new Transport({
-      baseUrl: options.baseUrl,
+      baseUrl: apiRoot(options.baseUrl),
       apiKey: options.apiKey,
       identity: this.identity,
       limiter: this.#limiter,

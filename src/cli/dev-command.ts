@@ -6,6 +6,7 @@ import { createLogger } from '../log/logger.js';
 import { startBotHarness } from '../testing/bot-harness.js';
 import { CHAT_PROMPT, runChat } from './dev-chat.js';
 import { DevClock } from './dev-clock.js';
+import { listenFailure } from './listen-error.js';
 import { CliError } from './run-command.js';
 
 /** The bot `switchboard dev` runs when none is named. */
@@ -72,6 +73,8 @@ LOG_LEVEL (default warn) sets what the bot logs to stderr.`,
       } catch (error) {
         if (error instanceof BotConfigError)
           throw new CliError(`switchboard dev: ${error.message.replace(/\n/g, ' ')}`, 2);
+        const line = listenFailure(error, { port, host: '127.0.0.1', flag: '--port' });
+        if (line !== undefined) throw new CliError(`switchboard dev: ${line}`, 2, { cause: error });
         throw error;
       }
       const contact = harness.sandbox.config.contacts.find((c) => c.phoneNumber === CONTACT_PHONE);

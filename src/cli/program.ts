@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerBroadcastCommand } from './broadcast-command.js';
 import { registerDevCommand } from './dev-command.js';
 import { registerFlowCommands } from './flow-commands.js';
+import { registerInitCommand } from './init-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 
@@ -26,5 +27,6 @@ Examples:
   registerSandboxCommand(program);
   registerFlowCommands(program);
   registerBroadcastCommand(program);
+  registerInitCommand(program);
   return program;
 }

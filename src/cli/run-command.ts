@@ -88,10 +88,15 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
       if (parsed.status === 'invalid') throw new CliError(`switchboard run: ${parsed.message}`, 2);
       const loaded = await loadBot(botPath);
       if (loaded.status === 'error') throw new CliError(`switchboard run: ${loaded.message}`, 2);
-      let worker: RunningWorker;
+      let worker: RunningWorker | undefined;
+      // The API was unreachable at start and now refuses the key: one line, exit 2.
+      const onFatal = (message: string): void => {
+        process.stderr.write(`switchboard run: ${message}\n`);
+        void (worker?.stop() ?? Promise.resolve()).finally(() => process.exit(2));
+      };
       try {
         const statePath = parsed.config.statePath ?? (await defaultStatePath(botPath));
-        worker = await startWorker(loaded.bot, { ...parsed.config, statePath });
+        worker = await startWorker(loaded.bot, { ...parsed.config, statePath }, { onFatal });
       } catch (error) {
         if (
           error instanceof BotConfigError ||

@@ -7,11 +7,13 @@ import type { Bot } from '../engine/types.js';
 import { workerId } from '../engine/worker-id.js';
 import { eventsRouter } from '../ingest/events-endpoint.js';
 import { PollLeader } from '../ingest/poll-leader.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
+import { ApiWatch, checkApi } from './api-check.js';
+import { listenFailure } from './listen-error.js';
 import type { RunConfig } from './run-config.js';
 import {
   closeServer,
@@ -35,6 +37,13 @@ export interface StartWorkerOptions {
   readonly logger?: Logger;
   /** Lease of the polling leader in ms (default 15,000). */
   readonly leaseMs?: number;
+  /**
+   * Called when the API, unreachable at start, comes back refusing the key or the URL:
+   * the worker cannot work (the CLI prints the line and exits 2). Default: log an error.
+   */
+  readonly onFatal?: (message: string) => void;
+  /** First retry delay of an unreachable API (default 1,000 ms, doubled up to 30 s). */
+  readonly apiRetryBaseMs?: number;
 }
 
 /** A running `switchboard run` worker. */
@@ -102,6 +111,18 @@ export async function startWorker(
       defaultMeta: { worker },
       ...(config.logFormat === undefined ? {} : { format: config.logFormat }),
     });
+  // One cheap read before anything else: a wrong key or URL stops the start at once.
+  const checkClient = new MessagingClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    // The outcome is reported once, below (or by the watch), not per attempt.
+    logger: silentLogger,
+    timeoutMs: 5_000,
+    retry: { maxAttempts: 1 },
+  });
+  const check = () => checkApi(checkClient, config.baseUrl);
+  const first = await check();
+  if (first.status === 'refused') throw new WorkerStartError(first.message);
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
   const { store, limiter, kind } = openStore(config, redis);
@@ -150,17 +171,30 @@ export async function startWorker(
   const metrics = createMetrics(bot, { isPollLeader: () => leader?.isLeader === true });
   let started = false;
   let draining = false;
+  const apiWatch = new ApiWatch({
+    check,
+    logger,
+    onReady: async () => {
+      await leader?.start();
+    },
+    onRefused: (message) => {
+      if (options.onFatal !== undefined) options.onFatal(message);
+      else logger.error('the API refuses this worker', { error: message });
+    },
+    ...(options.apiRetryBaseMs === undefined ? {} : { baseDelayMs: options.apiRetryBaseMs }),
+  });
   const readiness = async (): Promise<Readiness> => {
     if (!started) return { status: 'not_ready', reason: 'bot not started' };
+    const api = apiWatch.reason;
+    if (api !== undefined) return { status: 'not_ready', reason: api };
     // One read through the guarded store: an outage is logged once, not per probe.
     const answers = await withTimeout(bot.probeStore(), 2_000).catch(() => false);
     return answers ? { status: 'ready' } : { status: 'not_ready', reason: 'store unavailable' };
   };
   const servers: Listening[] = [];
   try {
-    await bot.start();
-    started = true;
-    await leader?.start();
+    // Listen first: a busy port stops the start before the bot does anything. Callbacks
+    // that arrive before the bot started wait in the inbox; /readyz says not ready.
     const separateOps = config.metricsPort !== undefined;
     const probe = { isDraining: () => draining, readiness };
     if (config.port !== undefined) {
@@ -177,9 +211,15 @@ export async function startWorker(
       const app = createRunApp({ probe: { ...probe, registry: metrics.registry } });
       servers.push(await listenOrFail(app, config.host, config.metricsPort, 'metrics'));
     }
+    await bot.start();
+    started = true;
+    // Polling waits for the API: while it does not answer, one warning per 30 s, not one per poll.
+    if (first.status === 'ok') await leader?.start();
+    else apiWatch.start(first.message);
   } catch (error) {
+    await apiWatch.stop();
     await leader?.stop();
-    await bot.stop();
+    if (started) await bot.stop();
     await Promise.all(servers.map((s) => closeServer(s.server)));
     await store.close();
     redis?.disconnect();
@@ -219,6 +259,7 @@ export async function startWorker(
     stop() {
       drain();
       stopping ??= (async () => {
+        await apiWatch.stop();
         await leader?.stop();
         await bot.stop();
         await Promise.all(servers.map((s) => closeServer(s.server)));
@@ -291,6 +332,9 @@ async function listenOrFail(
   try {
     return await listenOn(app, host, port);
   } catch (error) {
+    const flag = role === 'metrics' ? '--metrics-port' : '--port';
+    const line = listenFailure(error, { port, host, flag });
+    if (line !== undefined) throw new WorkerStartError(line, { cause: error });
     throw new WorkerStartError(
       `cannot listen on ${host}:${port} (${role}): ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },

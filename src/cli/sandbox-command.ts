@@ -5,7 +5,10 @@ import {
   defaultSandboxConfig,
   loadSandboxConfig,
   type SandboxConfig,
+  type SandboxServer,
 } from '../sandbox/index.js';
+import { listenFailure } from './listen-error.js';
+import { CliError } from './run-command.js';
 
 /**
  * Adds `switchboard sandbox [--port 4010] [--host 127.0.0.1] [--config sandbox.json]`:
@@ -63,9 +66,23 @@ The control API (/sandbox/...) is documented in the README (The sandbox).`,
         ],
       });
       const sandbox = createSandbox({ config, logger });
-      const server = await sandbox.listen(port, opts.host);
+      let server: SandboxServer;
+      try {
+        server = await sandbox.listen(port, opts.host);
+      } catch (error) {
+        await sandbox.close();
+        const line = listenFailure(error, { port, host: opts.host, flag: '--port' });
+        if (line === undefined) throw error;
+        throw new CliError(`switchboard sandbox: ${line}`, 2, { cause: error });
+      }
+      const key = sandbox.config.keys.find((k) => k.state === 'active') ?? sandbox.config.keys[0];
+      const secret = sandbox.config.callback?.secret;
       const lines = [
-        `Sandbox listening on ${server.url}  (API: ${server.url}/v1, control: ${server.url}/sandbox)`,
+        `Sandbox listening on ${server.url} (control API: ${server.url}/sandbox)`,
+        'To run a bot against it, export:',
+        `  export MESSAGING_API_BASE_URL=${server.url}`,
+        ...(key === undefined ? [] : [`  export MESSAGING_API_KEY=${key.key}`]),
+        ...(secret === undefined ? [] : [`  export CALLBACK_SECRET=${secret}`]),
         'API keys:',
         ...sandbox.config.keys.map(
           (k) => `  ${k.key}  number=${k.number} scopes=${k.scopes.join(',')} state=${k.state}`,

@@ -29,3 +29,25 @@ export class ManualClock implements Clock {
     this.#now = epochMs;
   }
 }
+
+/**
+ * A clock that also runs timers on its own time (the test kit's fake clock): a timer
+ * fires when the clock is advanced past it, never by itself.
+ */
+export interface SchedulingClock extends Clock {
+  /** Calls `fire` once the clock has moved `ms` forward; returns a cancel function. */
+  setTimer(ms: number, fire: () => void): () => void;
+}
+
+/**
+ * Runs `fire` after `ms` of `clock`'s time: on the clock's own timers when it has them
+ * (a fake clock), else on a real timer. Returns a cancel function.
+ * @example
+ * const cancel = scheduleOn(deps.clock, 10_000, () => resolve('timeout'));
+ */
+export function scheduleOn(clock: Clock, ms: number, fire: () => void): () => void {
+  const scheduling = clock as Partial<SchedulingClock>;
+  if (typeof scheduling.setTimer === 'function') return scheduling.setTimer.call(clock, ms, fire);
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+}

@@ -1,3 +1,4 @@
+import { scheduleOn } from '../core/clock.js';
 import type { ContactInfo, FlowEvent, Vars } from '../flows/contract.js';
 import type { EngineDeps } from './engine-deps.js';
 import { VarsSchema } from './schemas.js';
@@ -33,9 +34,10 @@ export async function runHandler(deps: EngineDeps, call: HandlerCall): Promise<F
   const onStop = (): void => controller.abort(deps.stopSignal.reason);
   deps.stopSignal.addEventListener('abort', onStop, { once: true });
   const timeoutMs = call.timeoutMs > 0 ? call.timeoutMs : deps.handlerTimeoutMs;
-  let timer: NodeJS.Timeout | undefined;
+  // On the engine's clock: the test kit's fake clock times a handler out when advanced.
+  let cancelTimer: (() => void) | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    cancelTimer = scheduleOn(deps.clock, timeoutMs, () => resolve('timeout'));
   });
   const logger = deps.logger.child({ conversationId: call.conversationId, handler: call.handler });
   try {
@@ -88,7 +90,7 @@ export async function runHandler(deps: EngineDeps, call: HandlerCall): Promise<F
       message: error instanceof Error ? error.message : String(error),
     };
   } finally {
-    clearTimeout(timer);
+    cancelTimer?.();
     deps.stopSignal.removeEventListener('abort', onStop);
   }
 }

@@ -7,7 +7,7 @@ import type { Limiter } from '../api/limiter.js';
 import type { ResolvedBot } from '../bot/resolve-bot.js';
 import type { Clock } from '../core/clock.js';
 import { createBot } from '../engine/create-bot.js';
-import type { Bot, PollingOptions } from '../engine/types.js';
+import type { Bot, Handler, HandlerContext, PollingOptions } from '../engine/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import {
   createSandbox,
@@ -46,6 +46,14 @@ export interface BotHarnessOptions {
   readonly tickMs?: number;
   /** Hold the API budgets of spec part 8 in the client (default true). */
   readonly budgets?: boolean;
+  /**
+   * With a fake clock: `settle` stops waiting for a handler that has not answered for
+   * this many real ms (its timeout runs on the fake clock: `advance` fires it).
+   * Default: wait for every handler (real timers).
+   */
+  readonly handlerWaitMs?: number;
+  /** How the API client waits (retries, Retry-After); default: real time. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** A bot running against an in-process sandbox, with callbacks on a local server. */
@@ -94,10 +102,12 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     clock,
     logger,
     ...(options.budgets === false ? { limiter: unlimited } : {}),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
   });
+  const calls = new HandlerCalls();
   const bot = createBot({
     flows: options.bot.flows,
-    handlers: options.bot.handlers,
+    handlers: calls.wrap(options.bot.handlers),
     ...(options.bot.entry === undefined ? {} : { entry: options.bot.entry }),
     api: { client },
     store: new MemoryStore({ clock }),
@@ -122,12 +132,23 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
   });
   await bot.start();
 
+  // Idle, or (with handlerWaitMs) waiting only for a handler that does not answer.
+  const idleOrStuck = async (): Promise<'idle' | 'stuck'> => {
+    const idle = bot.idle().then(() => 'idle' as const);
+    const wait = options.handlerWaitMs;
+    if (wait === undefined) return idle;
+    for (;;) {
+      const next = await Promise.race([idle, realDelay(Math.min(50, wait))]);
+      if (next === 'idle') return 'idle';
+      if (calls.oldestPendingAgeMs() >= wait) return 'stuck';
+    }
+  };
   const settle = async (): Promise<void> => {
     // Callbacks lead to sends, sends may lead to callbacks: repeat until nothing moves.
     for (let round = 0; round < 100; round++) {
       const before = sandbox.control.callbackAttempts().length + sandbox.control.sent().length;
       await sandbox.control.callbacksIdle();
-      await bot.idle();
+      if ((await idleOrStuck()) === 'stuck') return;
       const after = sandbox.control.callbackAttempts().length + sandbox.control.sent().length;
       if (before === after) return;
     }
@@ -154,4 +175,37 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
       });
     },
   };
+}
+
+/** Counts the handler calls in flight (real time), so `settle` knows what it waits for. */
+class HandlerCalls {
+  readonly #started = new Set<{ at: number }>();
+
+  wrap(handlers: Readonly<Record<string, Handler>>): Record<string, Handler> {
+    return Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [
+        name,
+        async (context: HandlerContext) => {
+          const call = { at: Date.now() };
+          this.#started.add(call);
+          try {
+            return await handler(context);
+          } finally {
+            this.#started.delete(call);
+          }
+        },
+      ]),
+    );
+  }
+
+  /** Real ms since the oldest unanswered call started; 0 when none is in flight. */
+  oldestPendingAgeMs(): number {
+    let oldest = Infinity;
+    for (const call of this.#started) oldest = Math.min(oldest, call.at);
+    return oldest === Infinity ? 0 : Date.now() - oldest;
+  }
+}
+
+function realDelay(ms: number): Promise<'tick'> {
+  return new Promise((resolve) => setTimeout(() => resolve('tick'), ms));
 }

@@ -1,7 +1,7 @@
 import { isBotDefinition, type BotDefinition } from '../bot/define-bot.js';
 import { loadBot } from '../bot/load-bot.js';
 import { resolveBot, type ResolvedBot } from '../bot/resolve-bot.js';
-import { ManualClock } from '../core/clock.js';
+import { TestClock } from './test-clock.js';
 import { parseDuration } from '../core/duration.js';
 import type { ContactState, SandboxConfigInput } from '../sandbox/index.js';
 import { startBotHarness, type BotHarness, type ContactMessage } from './bot-harness.js';
@@ -19,6 +19,12 @@ export interface TestConversationOptions {
   readonly start?: number | string | Date;
   /** Extra sandbox configuration (contacts, templates, delivery...). */
   readonly sandbox?: Partial<SandboxConfigInput>;
+  /**
+   * How long (real ms) `say`, `tap`… wait for a handler that has not answered before they
+   * return with the call still running (default 1,000). Its timeout runs on the fake
+   * clock: `advance('10s')` then times it out and the flow takes `onTimeout`.
+   */
+  readonly handlerWaitMs?: number;
 }
 
 /** A scripted conversation with a bot, over a real engine and an in-process sandbox. */
@@ -79,11 +85,18 @@ export async function createTestConversation(
     options.start === undefined
       ? Date.parse('2026-03-02T09:00:00.000Z')
       : new Date(options.start).getTime();
-  const clock = new ManualClock(start);
+  const clock = new TestClock(start);
   const harness = await startBotHarness({
     bot: resolved,
     clock,
     budgets: false,
+    // Every delay on the fake clock: handler timeouts fire on `advance`, and a client wait
+    // (Retry-After, backoff) moves the clock instead of blocking the test.
+    handlerWaitMs: options.handlerWaitMs ?? 1_000,
+    sleep: (ms) => {
+      clock.advance(ms);
+      return Promise.resolve();
+    },
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
   const { control } = harness.sandbox;

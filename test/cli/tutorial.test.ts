@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
 
-const DIR = 'test/fixtures/tutorial';
+const DIR = 'templates/bot';
 
 describe('README tutorial', () => {
   it('should show exactly the tutorial files that are tested', async () => {
