@@ -1,5 +1,11 @@
-import type { Server } from 'node:http';
-import express, { type Express, type Router } from 'express';
+import { createServer, type Server } from 'node:http';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type Response,
+  type Router,
+} from 'express';
 import type { Registry } from 'prom-client';
 
 /** Whether a worker can take work, as `/readyz` reports it. */
@@ -38,6 +44,14 @@ export function createRunApp(options: RunAppOptions): Express {
   const { probe, callbacks, events } = options;
   const app = express();
   app.disable('x-powered-by');
+  // Every path this app serves and its method, for JSON 404/405 answers.
+  const routes = new Map<string, string>([
+    ['/healthz', 'GET'],
+    ['/readyz', 'GET'],
+  ]);
+  if (probe.registry !== undefined) routes.set('/metrics', 'GET');
+  if (callbacks !== undefined) routes.set(callbacks.path, 'POST');
+  if (events !== undefined) routes.set('/events', 'POST');
   app.get('/healthz', (_req, res) => {
     if (probe.isDraining()) res.status(503).json({ status: 'draining' });
     else res.json({ status: 'ok' });
@@ -74,8 +88,61 @@ export function createRunApp(options: RunAppOptions): Express {
     });
     app.use('/events', events);
   }
+  app.use((req: Request, res: Response) => {
+    const allowed = routes.get(req.path);
+    if (
+      allowed !== undefined &&
+      allowed !== req.method &&
+      !(allowed === 'GET' && req.method === 'HEAD')
+    ) {
+      res
+        .status(405)
+        .set('Allow', allowed)
+        .json({ code: 'method_not_allowed', message: `${req.method} ${req.path}: use ${allowed}` });
+      return;
+    }
+    res.status(404).json({
+      code: 'not_found',
+      message: `no route ${req.method} ${req.path}; this server answers ${[...routes].map(([path, method]) => `${method} ${path}`).join(', ')}`,
+    });
+  });
+  // Last resort: a JSON envelope, never express's HTML error page or a stack trace.
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const status =
+      typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number'
+        ? err.status
+        : 500;
+    const client = status >= 400 && status < 500;
+    res.status(client ? status : 500).json({
+      code: client ? 'bad_request' : 'internal_error',
+      message: client ? 'the request could not be read' : 'internal error',
+    });
+  });
   return app;
 }
+
+/**
+ * Time limits of the HTTP servers of `switchboard run`: a client that sends its headers
+ * or its body too slowly is cut off instead of holding a connection.
+ */
+export interface ServerTimeouts {
+  /** Until the request headers are complete (default 5,000 ms). */
+  readonly headersMs: number;
+  /** Until the whole request is received (default 10,000 ms). */
+  readonly requestMs: number;
+  /** Idle keep-alive connections are closed after this (default 5,000 ms). */
+  readonly keepAliveMs: number;
+  /** How often the limits are checked (default 1,000 ms; Node's own default is 30 s). */
+  readonly checkEveryMs: number;
+}
+
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 5_000,
+  requestMs: 10_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
 
 /** A listening server and the URL it answers on. */
 export interface Listening {
@@ -89,10 +156,25 @@ export interface Listening {
  * @example
  * const { url } = await listenOn(app, '127.0.0.1', 0);
  */
-export function listenOn(app: Express, host: string, port: number): Promise<Listening> {
+export function listenOn(
+  app: Express,
+  host: string,
+  port: number,
+  timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,
+): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => {
-      if (error !== undefined) return reject(error);
+    const server = createServer(
+      {
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        keepAliveTimeout: timeouts.keepAliveMs,
+        connectionsCheckingInterval: timeouts.checkEveryMs,
+      },
+      app,
+    );
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
       const address = server.address();
       if (address === null || typeof address === 'string')
         return reject(new Error(`unexpected server address ${String(address)}`));

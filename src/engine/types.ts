@@ -71,7 +71,12 @@ export type Handler = (ctx: HandlerContext) => Promise<HandlerResult> | HandlerR
 export type CallbackParser = (
   rawBody: Buffer,
 ) =>
-  | { readonly status: 'ok'; readonly events: readonly IngestEvent[] }
+  | {
+      readonly status: 'ok';
+      readonly events: readonly IngestEvent[];
+      /** Why nothing was taken from a valid body (e.g. an unknown event type): acknowledged. */
+      readonly ignored?: string;
+    }
   | { readonly status: 'invalid'; readonly message: string };
 
 /** Verifies a callback's raw bytes and headers (pluggable for other schemes). */
@@ -200,6 +205,8 @@ export interface RawCallbackRequest {
 /** The answer to a callback request. */
 export interface RawCallbackResponse {
   readonly status: number;
+  /** Extra response headers (`Retry-After` on 503). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body:
     { readonly code: string; readonly message: string } | { readonly received: number };
 }

@@ -5,6 +5,7 @@ import {
   verifyCallback,
 } from '../api/callbacks.js';
 import type { Logger } from '../log/logger.js';
+import { StoreUnavailableError } from '../store/guarded-store.js';
 import type {
   CallbackParser,
   CallbackVerifier,
@@ -16,6 +17,14 @@ import { fromCallbackEvent } from './normalize.js';
 
 /** Default cap of a callback body (1 MiB). */
 export const DEFAULT_CALLBACK_BODY_BYTES = 1024 * 1024;
+
+/** Seconds the API is asked to wait before redelivering a callback we could not record. */
+export const CALLBACK_RETRY_AFTER_SECONDS = 5;
+
+/** The event types the default parser knows; others are acknowledged and ignored. */
+const KNOWN_TYPES: ReadonlySet<string> = new Set(
+  CallbackEvent.options.map((option) => option.shape.type.value),
+);
 
 /** Options of {@link createCallbackHandler}. */
 export interface CallbackHandlerOptions {
@@ -51,6 +60,12 @@ export const defaultParser: CallbackParser = (rawBody) => {
   } catch {
     return { status: 'invalid', message: 'body is not JSON' };
   }
+  // An event type we do not know (the API may add kinds) is acknowledged, not refused:
+  // a 4xx would make the API redeliver it for days.
+  const type: unknown = Reflect.get(Object(json), 'type');
+  if (typeof json === 'object' && json !== null && !Array.isArray(json) && typeof type === 'string')
+    if (!KNOWN_TYPES.has(type))
+      return { status: 'ok', events: [], ignored: `unknown event type "${type.slice(0, 64)}"` };
   const parsed = CallbackEvent.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -69,6 +84,9 @@ const error = (status: number, code: string, message: string): RawCallbackRespon
   body: { code, message },
 });
 
+/** At most this many distinct "ignored" reasons are logged per process (then silence). */
+const MAX_IGNORED_LOGGED = 100;
+
 /**
  * The framework-free callback endpoint: size cap, signature and replay check on the raw
  * bytes, parsing, then hands the events over and answers at once (processing runs
@@ -80,6 +98,7 @@ export function createCallbackHandler(
   const verify = options.verifier ?? defaultVerifier(options.secret, options.replayWindowSeconds);
   const parse = options.parser ?? defaultParser;
   const maxBytes = options.maxBodyBytes ?? DEFAULT_CALLBACK_BODY_BYTES;
+  const ignoredLogged = new Set<string>();
   return async (request) => {
     try {
       if (!Buffer.isBuffer(request.body))
@@ -91,6 +110,15 @@ export function createCallbackHandler(
       for (const [name, value] of Object.entries(request.headers)) {
         headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
       }
+      // The signature covers the bytes as sent; a compressed body is refused, never inflated
+      // before the check (a decompression bomb must not cost anything unsigned).
+      const encoding = headers['content-encoding']?.trim().toLowerCase();
+      if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
+        return error(
+          415,
+          'unsupported_encoding',
+          `compressed callbacks (Content-Encoding: ${encoding.slice(0, 32)}) are not accepted; send the body uncompressed`,
+        );
       const verdict = verify({ rawBody: request.body, headers, nowMs: options.now() });
       if (verdict.status !== 'valid') {
         options.logger.warn('callback rejected', { reason: verdict.reason });
@@ -105,11 +133,26 @@ export function createCallbackHandler(
         options.logger.warn('callback body is malformed', { reason: parsed.message });
         return error(400, 'invalid_callback', parsed.message);
       }
+      const { ignored } = parsed;
+      if (
+        ignored !== undefined &&
+        !ignoredLogged.has(ignored) &&
+        ignoredLogged.size < MAX_IGNORED_LOGGED
+      ) {
+        ignoredLogged.add(ignored);
+        options.logger.debug('callback acknowledged and ignored', { reason: ignored });
+      }
       await options.accept(parsed.events);
       return { status: 200, body: { received: parsed.events.length } };
     } catch (err) {
-      options.logger.error('callback handling failed', { error: String(err) });
-      return error(500, 'internal_error', 'the callback could not be recorded; retry later');
+      // Nothing was recorded: 503 + Retry-After makes the API deliver it again later. A
+      // store outage is logged once by the guarded store, not per callback.
+      const level = err instanceof StoreUnavailableError ? 'debug' : 'error';
+      options.logger[level]('callback could not be recorded', { error: String(err) });
+      return {
+        ...error(503, 'unavailable', 'the callback could not be recorded; retry later'),
+        headers: { 'Retry-After': String(CALLBACK_RETRY_AFTER_SECONDS) },
+      };
     }
   };
 }

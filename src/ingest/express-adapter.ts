@@ -3,10 +3,10 @@ import type { RawCallbackRequest, RawCallbackResponse } from '../engine/types.js
 import { DEFAULT_CALLBACK_BODY_BYTES } from './callback-core.js';
 
 /**
- * The express adapter of the callback endpoint: reads the raw body (size-capped, any
- * content type, so the signature is checked over the exact bytes) on `POST /` and
- * hands it to the framework-free core. Body-reading failures answer with the error
- * envelope, never an HTML page.
+ * The express adapter of the callback endpoint: reads the raw body (size-capped while it
+ * is read, any content type, never decompressed, so the signature is checked over the
+ * exact bytes as sent) on `POST /` and hands it to the framework-free core. Other methods
+ * answer 405; body-reading failures answer with the error envelope, never an HTML page.
  * @example
  * app.use('/callbacks', bot.callbackRouter());
  */
@@ -18,16 +18,23 @@ export function expressCallbackRouter(
   const limit = options.maxBodyBytes ?? DEFAULT_CALLBACK_BODY_BYTES;
   router.post(
     '/',
-    express.raw({ type: () => true, limit }),
+    express.raw({ type: () => true, limit, inflate: false }),
     async (req: Request, res: Response) => {
       const body: unknown = req.body;
       const result = await handle({
         body: Buffer.isBuffer(body) ? body : Buffer.alloc(0),
         headers: req.headers,
       });
+      if (result.headers !== undefined) res.set(result.headers);
       res.status(result.status).json(result.body);
     },
   );
+  router.all('/', (req: Request, res: Response) => {
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json({ code: 'method_not_allowed', message: `${req.method} is not allowed; use POST` });
+  });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);
@@ -37,13 +44,21 @@ export function expressCallbackRouter(
       typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number'
         ? err.status
         : 400;
-    const tooLarge = status === 413;
-    res.status(tooLarge ? 413 : status >= 400 && status < 500 ? status : 400).json({
-      code: tooLarge ? 'payload_too_large' : 'invalid_callback',
-      message: tooLarge
-        ? `callback body is over ${limit} bytes`
-        : 'the callback body could not be read',
-    });
+    const answer =
+      status === 413
+        ? { status, code: 'payload_too_large', message: `callback body is over ${limit} bytes` }
+        : status === 415
+          ? {
+              status,
+              code: 'unsupported_encoding',
+              message: 'compressed callbacks are not accepted; send the body uncompressed',
+            }
+          : {
+              status: status >= 400 && status < 500 ? status : 400,
+              code: 'invalid_callback',
+              message: 'the callback body could not be read',
+            };
+    res.status(answer.status).json({ code: answer.code, message: answer.message });
   });
   return router;
 }
