@@ -147,6 +147,17 @@ export async function runChat(options: ChatOptions): Promise<void> {
           write('  (no conversation yet: say something first)\n');
           break;
         }
+        const owned = control.conversations().find((c) => c.id === id)?.humanOwned === true;
+        if (command === '/release' && !owned) {
+          write(
+            '  (nobody has taken the conversation over, so there is nothing to release; /takeover first)\n',
+          );
+          break;
+        }
+        if (command === '/takeover' && owned) {
+          write('  (a person already owns the conversation; /release gives it back to the bot)\n');
+          break;
+        }
         if (command === '/takeover') control.takeOver(id);
         else control.release(id);
         write(

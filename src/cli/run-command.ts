@@ -113,20 +113,48 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
       const running = worker;
       onSignals(async () => {
         clearInterval(keepAlive);
-        running.logger.info('stopping');
         await running.stop();
       }, running.logger);
     });
 }
 
-/** Runs `stop` once on SIGINT or SIGTERM, then exits 0 (1 when stopping failed). */
-export function onSignals(stop: () => Promise<void>, logger: Logger): void {
+/**
+ * How long a stop may wait for work in flight (25 s: under the 30 s a container platform
+ * gives before SIGKILL). Work left unfinished stays in the store and is resumed, exactly
+ * once, by the next start.
+ */
+export const STOP_DEADLINE_MS = 25_000;
+
+/**
+ * Runs `stop` once on SIGINT or SIGTERM, saying what it waits for and for how long at
+ * most; exits 0 when stopped, 1 when stopping failed or the deadline passed.
+ */
+export function onSignals(
+  stop: () => Promise<void>,
+  logger: Logger,
+  deadlineMs = STOP_DEADLINE_MS,
+): void {
   let stopping = false;
-  const handler = (): void => {
+  const handler = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
+    logger.info(
+      `${signal}: stopping; callbacks and /readyz answer 503 now; waiting for handler calls and sends in flight, at most ${deadlineMs / 1000} s`,
+      { signal, deadlineMs },
+    );
+    const deadline = setTimeout(() => {
+      logger.warn(
+        `stop deadline of ${deadlineMs / 1000} s passed; exiting with work in flight (it stays in the store and resumes on the next start)`,
+      );
+      process.exit(1);
+    }, deadlineMs);
+    deadline.unref();
     stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info(`stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error('stop failed', { error: String(error) });
         process.exit(1);

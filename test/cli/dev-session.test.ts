@@ -47,6 +47,21 @@ describe('switchboard dev (scripted over stdin)', () => {
   });
 });
 
+describe('switchboard dev: take-over commands', () => {
+  it('should say there is nothing to release without a take-over, and not take over twice', async () => {
+    const script = ['hi', '/release', '/takeover', '/takeover', '/release'].join('\n');
+    const r = await runCli(['dev'], { stdin: `${script}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      'you> /release\n  (nobody has taken the conversation over, so there is nothing to release; /takeover first)\n',
+    );
+    expect(r.stdout).toContain(
+      'you> /takeover\n  (a person already owns the conversation; /release gives it back to the bot)\n',
+    );
+    expect(r.stdout).toContain('you> /release\n  (released to the API; the bot resumes)\n');
+  });
+});
+
 describe('npm start (the README front door)', () => {
   it('should open the demo chat and answer a scripted session', async () => {
     const { spawn } = await import('node:child_process');
