@@ -91,6 +91,7 @@ const PROJECT_TSCONFIG = {
     strict: true,
     noUncheckedIndexedAccess: true,
     verbatimModuleSyntax: true,
+    skipLibCheck: true,
     noEmit: true,
   },
   include: ['**/*.ts'],

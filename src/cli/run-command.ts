@@ -3,7 +3,12 @@ import { loadBot } from '../bot/load-bot.js';
 import { BotConfigError } from '../engine/types.js';
 import type { Logger } from '../log/logger.js';
 import { parseRunConfig, type RunFlags } from './run-config.js';
-import { startWorker, WorkerStartError, type RunningWorker } from './run-worker.js';
+import {
+  checkApiAtStart,
+  startWorker,
+  WorkerStartError,
+  type RunningWorker,
+} from './run-worker.js';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StateFileLockedError } from '../store/sqlite-schema.js';
@@ -86,6 +91,10 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
     .action(async (botPath: string, flags: RunFlags) => {
       const parsed = parseRunConfig(flags, process.env);
       if (parsed.status === 'invalid') throw new CliError(`switchboard run: ${parsed.message}`, 2);
+      // The key first: a wrong key or URL exits before the bot is even loaded.
+      const firstCheck = await checkApiAtStart(parsed.config);
+      if (firstCheck.status === 'refused')
+        throw new CliError(`switchboard run: ${firstCheck.message}`, 2);
       const loaded = await loadBot(botPath);
       if (loaded.status === 'error') throw new CliError(`switchboard run: ${loaded.message}`, 2);
       let worker: RunningWorker | undefined;
@@ -96,7 +105,11 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
       };
       try {
         const statePath = parsed.config.statePath ?? (await defaultStatePath(botPath));
-        worker = await startWorker(loaded.bot, { ...parsed.config, statePath }, { onFatal });
+        worker = await startWorker(
+          loaded.bot,
+          { ...parsed.config, statePath },
+          { onFatal, firstCheck },
+        );
       } catch (error) {
         if (
           error instanceof BotConfigError ||

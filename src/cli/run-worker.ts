@@ -12,7 +12,7 @@ import { createMetrics } from '../metrics/create-metrics.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
-import { ApiWatch, checkApi } from './api-check.js';
+import { ApiWatch, checkApi, type ApiCheck } from './api-check.js';
 import { listenFailure } from './listen-error.js';
 import type { RunConfig } from './run-config.js';
 import {
@@ -44,6 +44,27 @@ export interface StartWorkerOptions {
   readonly onFatal?: (message: string) => void;
   /** First retry delay of an unreachable API (default 1,000 ms, doubled up to 30 s). */
   readonly apiRetryBaseMs?: number;
+  /** The start-up check already made ({@link checkApiAtStart}); default: made here. */
+  readonly firstCheck?: ApiCheck;
+}
+
+/**
+ * The start-up check of a worker: one read with its key (5 s deadline, no retry, nothing
+ * logged). `refused` means the worker must not start.
+ * @example
+ * const check = await checkApiAtStart(config);
+ * if (check.status === 'refused') exit(check.message);
+ */
+export function checkApiAtStart(config: Pick<RunConfig, 'baseUrl' | 'apiKey'>): Promise<ApiCheck> {
+  const client = new MessagingClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    // The outcome is reported once by the caller (or the watch), not per attempt.
+    logger: silentLogger,
+    timeoutMs: 5_000,
+    retry: { maxAttempts: 1 },
+  });
+  return checkApi(client, config.baseUrl);
 }
 
 /** A running `switchboard run` worker. */
@@ -112,16 +133,8 @@ export async function startWorker(
       ...(config.logFormat === undefined ? {} : { format: config.logFormat }),
     });
   // One cheap read before anything else: a wrong key or URL stops the start at once.
-  const checkClient = new MessagingClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    // The outcome is reported once, below (or by the watch), not per attempt.
-    logger: silentLogger,
-    timeoutMs: 5_000,
-    retry: { maxAttempts: 1 },
-  });
-  const check = () => checkApi(checkClient, config.baseUrl);
-  const first = await check();
+  const check = (): Promise<ApiCheck> => checkApiAtStart(config);
+  const first = options.firstCheck ?? (await check());
   if (first.status === 'refused') throw new WorkerStartError(first.message);
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
