@@ -68,9 +68,7 @@ export interface HandlerResult {
 export type Handler = (ctx: HandlerContext) => Promise<HandlerResult> | HandlerResult;
 
 /** Parses a verified raw callback body into callback events (pluggable for other schemes). */
-export type CallbackParser = (
-  rawBody: Buffer,
-) =>
+export type CallbackParser = (rawBody: Buffer) =>
   | {
       readonly status: 'ok';
       readonly events: readonly IngestEvent[];
