@@ -4,6 +4,7 @@ import { registerDevCommand } from './dev-command.js';
 import { registerFlowCommands } from './flow-commands.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSandboxCommand } from './sandbox-command.js';
+import { registerStudioCommand } from './studio-command.js';
 
 /** Builds the `switchboard` command with every subcommand. */
 export function buildProgram(): Command {
@@ -26,5 +27,6 @@ Examples:
   registerSandboxCommand(program);
   registerFlowCommands(program);
   registerBroadcastCommand(program);
+  registerStudioCommand(program);
   return program;
 }

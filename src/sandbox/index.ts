@@ -188,3 +188,4 @@ function buildApp(ctx: SandboxContext, control: SandboxControl): Express {
   });
   return app;
 }
+export type { InboxControl, MediaBytes } from './control-inbox.js';
