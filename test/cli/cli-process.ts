@@ -22,7 +22,7 @@ export function runCli(
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? 30_000);
+    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? 50_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(deadline);

@@ -167,9 +167,11 @@ describe('switchboard run: start-up checks', () => {
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     const { url } = await sandbox.listen();
     try {
+      // Three CLIs start at once: on a loaded 2-core machine that takes a while.
+      const deadlineMs = 100_000;
       const runs = await Promise.all([
-        runCli(['sandbox', '--port', String(port)]),
-        runCli(['dev', '--port', String(port)]),
+        runCli(['sandbox', '--port', String(port)], { deadlineMs }),
+        runCli(['dev', '--port', String(port)], { deadlineMs }),
         runCli(['run', 'examples/support-desk', '--port', String(port), '--host', '127.0.0.1'], {
           env: {
             ...env(url, 'sk_good_0123456789'),
@@ -177,6 +179,7 @@ describe('switchboard run: start-up checks', () => {
             STATE_PATH: join(tmpdir(), `sb-${randomUUID()}`, 's.db'),
             LOG_LEVEL: 'warn',
           },
+          deadlineMs,
         }),
       ]);
       for (const [i, name] of ['sandbox', 'dev', 'run'].entries()) {
@@ -188,7 +191,7 @@ describe('switchboard run: start-up checks', () => {
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
-  });
+  }, 120_000);
 
   it('should print exactly what to export in the sandbox banner', async () => {
     const port = await freePort();
