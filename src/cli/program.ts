@@ -5,6 +5,7 @@ import { registerFlowCommands } from './flow-commands.js';
 import { registerInitCommand } from './init-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSandboxCommand } from './sandbox-command.js';
+import { registerStudioCommand } from './studio-command.js';
 
 /** Builds the `switchboard` command with every subcommand. */
 export function buildProgram(): Command {
@@ -28,5 +29,6 @@ Examples:
   registerFlowCommands(program);
   registerBroadcastCommand(program);
   registerInitCommand(program);
+  registerStudioCommand(program);
   return program;
 }

@@ -12,6 +12,7 @@ import {
 } from './config.js';
 import type { SandboxContext } from './context.js';
 import { setStatus } from './delivery.js';
+import { createInboxControl, type InboxControl } from './control-inbox.js';
 import { FaultSpec, type FaultInput } from './faults.js';
 import { InboundSpec, injectInbound, type InboundInput } from './inbound.js';
 import type { ConversationRecord, SentRecord } from './model.js';
@@ -50,7 +51,7 @@ export interface MediaHoldControl {
 }
 
 /** The in-process control API: the same operations as the `/sandbox` routes. */
-export interface SandboxControl extends ProvisioningControl, MediaHoldControl {
+export interface SandboxControl extends ProvisioningControl, MediaHoldControl, InboxControl {
   /** Records a message from a contact (opens the window, emits `message.received`). */
   injectInbound(spec: InboundInput): Message;
   /** A person takes the conversation over (by id, or by the contact's phone number). */
@@ -124,6 +125,9 @@ export function createControl(ctx: SandboxContext): SandboxControl {
   return {
     ...createProvisioning(ctx),
     ...mediaHoldControl(ctx),
+    ...createInboxControl(ctx, (code, message) => {
+      throw new SandboxControlError(code, message);
+    }),
     injectInbound(input) {
       ctx.runDue();
       const spec = InboundSpec.safeParse(input);

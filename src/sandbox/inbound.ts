@@ -27,6 +27,8 @@ const MediaOptions = z.strictObject({
   filename: z.string().min(1).optional(),
   /** File content as UTF-8 text (default: a small generated file). */
   content: z.string().optional(),
+  /** File content as base64 (binary files, e.g. a real image); wins over `content`. */
+  contentBase64: z.base64().optional(),
   /** Where availability ends after `readyAfterMs` (default ready). */
   outcome: z.enum(['ready', 'failed', 'unavailable']).default('ready'),
   /** Delay from pending to the outcome, sandbox-clock ms (default: delivery.mediaReadyAfterMs; 0 = at once). */
@@ -146,7 +148,10 @@ export function injectInbound(ctx: SandboxContext, spec: InboundSpec): InjectRes
         final: spec.media.outcome,
         mimeType: spec.media.mimeType ?? mimeType,
         filename: spec.media.filename ?? filename,
-        bytes: Buffer.from(spec.media.content ?? `sandbox ${spec.type} ${id}\n`),
+        bytes:
+          spec.media.contentBase64 === undefined
+            ? Buffer.from(spec.media.content ?? `sandbox ${spec.type} ${id}\n`)
+            : Buffer.from(spec.media.contentBase64, 'base64'),
       };
       ctx.state.media.set(record.id, record);
       mediaId = record.id;

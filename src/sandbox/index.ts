@@ -222,3 +222,4 @@ function buildApp(ctx: SandboxContext, control: SandboxControl): Express {
   });
   return app;
 }
+export type { InboxControl, MediaBytes } from './control-inbox.js';
