@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
+import { fileURLToPath } from 'node:url';
 import { isBotDefinition, type BotDefinition } from '../bot/define-bot.js';
 import { compileFlowFile, resolveBot, type ResolvedBot } from '../bot/resolve-bot.js';
 import type { RunnableFlow } from '../flows/contract.js';
@@ -12,6 +11,7 @@ import {
   loadFlowFile,
   type FlowDefinition,
 } from '../flows/index.js';
+import { importFresh } from './fresh-import.js';
 
 /** One flow of the studio's bot, with what the flow panel draws. */
 export interface StudioFlow {
@@ -165,23 +165,6 @@ function flowFilesOf(def: BotDefinition, dir: string): string[] {
 
 function fileOf(item: string | URL, dir: string): string {
   return item instanceof URL ? fileURLToPath(item) : isAbsolute(item) ? item : resolve(dir, item);
-}
-
-let generation = 0;
-
-/**
- * Imports a module and everything it imports anew (a fresh tsx namespace per call), so
- * edits to a bot module or its handler files are seen. Falls back to a plain import with
- * a query when tsx cannot register (a runtime with its own loader).
- */
-async function importFresh(file: string): Promise<unknown> {
-  generation += 1;
-  try {
-    return await tsImport(pathToFileURL(file).href, import.meta.url);
-  } catch (cause) {
-    if (!(cause instanceof Error) || !/register|loader|hooks/i.test(cause.message)) throw cause;
-    return import(`${pathToFileURL(file).href}?studio=${generation}`);
-  }
 }
 
 function error(message: string, files: readonly string[]): StudioBotResult {

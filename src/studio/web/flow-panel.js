@@ -96,10 +96,7 @@ function decorate(svg, states, current, analytics) {
     const node = nodeOf(svg, name);
     if (!node) continue;
     node.setAttribute('data-state', name);
-    if (name === current) {
-      node.classList.add('sb-current');
-      node.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    }
+    if (name === current) node.classList.add('sb-current');
     const figures = analytics[name];
     if (!figures) continue;
     const box = node.getBBox();
@@ -121,6 +118,8 @@ function decorate(svg, states, current, analytics) {
     bg.setAttribute('height', String(t.height + 2));
     bg.setAttribute('rx', '3');
   }
+  // Keep the live state (and its figures) in view.
+  svg.querySelector('.sb-current')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
 /** The diagram node of a state (Mermaid names state nodes `state-<id>-<n>`). */
