@@ -6,18 +6,19 @@ let generation = 0;
 let registered = false;
 
 /** `import()` that no bundler or test runner rewrites: the module goes through Node's loader. */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- on purpose: a bundler or test runner rewrites a literal import()
 const nativeImport = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
 
 /**
  * Imports a module and the files it imports by relative path anew (a new `?studio-gen=N`
- * on each of their URLs, see fresh-import-hooks.mjs), so edits to a bot module or its
+ * on each of their URLs, see fresh-import-hooks.js), so edits to a bot module or its
  * handler files are seen by the next reload. TypeScript loads through tsx.
  */
 export async function importFresh(file: string): Promise<unknown> {
   if (!registered) {
     registered = true;
     registerTsx();
-    register(new URL('./fresh-import-hooks.mjs', import.meta.url));
+    register(new URL('./fresh-import-hooks.js', import.meta.url));
   }
   generation += 1;
   const url = `${pathToFileURL(file).href}?studio-gen=${generation}`;
