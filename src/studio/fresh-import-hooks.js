@@ -1,3 +1,4 @@
+/* global URL */
 // Module hooks of `switchboard studio` (registered with node:module `register`): a module
 // imported with `?studio-gen=N` passes the same query on to the relative imports it makes,
 // so a reloaded bot gets fresh copies of its own files (handlers) while packages, and
