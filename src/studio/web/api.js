@@ -24,7 +24,7 @@ async function answer(res) {
 /** "2h 5m", "45s", "3d 1h" */
 export function formatDuration(ms) {
   if (ms === null || ms === undefined) return '–';
-  const s = Math.round(Math.abs(ms) / 1000);
+  const s = Math.floor(Math.abs(ms) / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${s % 60 === 0 ? '' : ` ${s % 60}s`}`;
