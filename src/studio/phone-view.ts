@@ -16,6 +16,8 @@ export type PhoneMessage =
       /** Written by a teammate in the dashboard inbox (not by the bot). */
       readonly teammate: boolean;
       readonly view: MessageView;
+      /** A template's body with its parameters filled in, when the template is known. */
+      readonly templateText?: string;
       /** A list's sections with their rows (option ids as a tap sends them). */
       readonly sections?: readonly ListSection[];
     }
@@ -87,8 +89,11 @@ export function phoneMessages(
   messages: readonly Message[],
   botMessageIds: ReadonlySet<string>,
   timeline: readonly TimelineEntry[],
+  templates: readonly KnownTemplate[] = [],
 ): PhoneMessage[] {
-  const out: PhoneMessage[] = messages.map((m) => toPhone(m, botMessageIds));
+  const out: PhoneMessage[] = messages.map((m) =>
+    withTemplateText(toPhone(m, botMessageIds), templates),
+  );
   for (const entry of timeline) {
     if (entry.kind !== 'send' || entry.ok !== false) continue;
     out.push({
@@ -99,6 +104,30 @@ export function phoneMessages(
     });
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+/** A template as the sandbox knows it: its body text with `{{1}}`-style placeholders. */
+export interface KnownTemplate {
+  readonly name: string;
+  readonly language: string;
+  readonly components: readonly { readonly type: string; readonly text?: string | undefined }[];
+}
+
+function withTemplateText(
+  message: PhoneMessage,
+  templates: readonly KnownTemplate[],
+): PhoneMessage {
+  if (message.kind !== 'outbound' || message.view.type !== 'template') return message;
+  const { name, language, parameters } = message.view;
+  const body = templates
+    .find((t) => t.name === name && t.language === language)
+    ?.components.find((c) => c.type === 'body')?.text;
+  if (body === undefined) return message;
+  const templateText = body.replace(
+    /\{\{(\d+)\}\}/g,
+    (all, n: string) => parameters[Number(n) - 1] ?? all,
+  );
+  return { ...message, templateText };
 }
 
 function toPhone(m: Message, botMessageIds: ReadonlySet<string>): PhoneMessage {

@@ -154,7 +154,12 @@ export function studioApi(deps: StudioApiDeps): Router {
           conversation.lastInboundAt === null ? undefined : Date.parse(conversation.lastInboundAt),
           now,
         ),
-        messages: phoneMessages(control.messages(conversation.id), botIds, timeline),
+        messages: phoneMessages(
+          control.messages(conversation.id),
+          botIds,
+          timeline,
+          runtime.sandbox.config.templates,
+        ),
         doc: view ?? null,
         timeline,
       };

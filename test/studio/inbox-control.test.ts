@@ -24,14 +24,23 @@ describe('sandbox inbox control (studio)', () => {
     const message = control.injectInbound({
       type: 'image',
       from: PHONE,
-      media: { contentBase64: bytes.toString('base64'), mimeType: 'image/png', filename: 'p.png', readyAfterMs: 0 },
+      media: {
+        contentBase64: bytes.toString('base64'),
+        mimeType: 'image/png',
+        filename: 'p.png',
+        readyAfterMs: 0,
+      },
     });
     const id = message.media?.id;
     expect(id).toBeDefined();
     expect(control.media(id ?? '')).toEqual({ mimeType: 'image/png', filename: 'p.png', bytes });
     expect(control.media('med_nope')).toBeUndefined();
     expect(() =>
-      control.injectInbound({ type: 'image', from: PHONE, media: { contentBase64: 'not base64!' } }),
+      control.injectInbound({
+        type: 'image',
+        from: PHONE,
+        media: { contentBase64: 'not base64!' },
+      }),
     ).toThrow(/contentBase64/);
   });
 
@@ -43,7 +52,11 @@ describe('sandbox inbox control (studio)', () => {
     expect(() => control.teammateReply(PHONE, '   ')).toThrow(/needs some text/);
     expect(() => control.teammateReply(PHONE, 'x'.repeat(4097))).toThrow(SandboxControlError);
     const reply = control.teammateReply(PHONE, 'Hello, Sam here.');
-    expect(reply).toMatchObject({ direction: 'outbound', type: 'text', text: { body: 'Hello, Sam here.' } });
+    expect(reply).toMatchObject({
+      direction: 'outbound',
+      type: 'text',
+      text: { body: 'Hello, Sam here.' },
+    });
     // Part of the history, not of the API's sends.
     expect(control.messages(PHONE).at(-1)?.id).toBe(reply.id);
     expect(control.sent()).toHaveLength(0);

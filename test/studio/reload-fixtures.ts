@@ -44,3 +44,37 @@ export function tempFlow(text: string): {
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** A flow whose first state sends one message of every kind the phone view draws. */
+export const SHOWCASE_FLOW = `id: showcase
+version: 1
+start: show
+states:
+  show:
+    say:
+      - template:
+          name: appointment_reminder
+          language: en
+          components:
+            - type: body
+              parameters:
+                - { type: text, text: Ada }
+                - { type: date_time, date_time: { fallback_value: Tuesday 10:00 } }
+      - image: { link: 'https://store.example.com/p.png', caption: Your new lamp }
+      - document: { link: 'https://store.example.com/invoice.pdf', filename: invoice-42.pdf }
+      - location: { latitude: 52.3731, longitude: 4.8922, name: Pickup point, address: Damrak 1 }
+      - contact: { name: { formatted_name: Lamp Store }, phones: [{ phone: '+31201234567' }] }
+    goto: pick
+  pick:
+    menu:
+      type: list
+      body: When should we deliver?
+      button: Pick a day
+      section: This week
+      options:
+        - { id: mon, title: Monday, description: 9:00 to 12:00, goto: thanks }
+        - { id: tue, title: Tuesday, description: 13:00 to 17:00, goto: thanks }
+  thanks:
+    say: Thanks, see you then!
+    final: true
+`;

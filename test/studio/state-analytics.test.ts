@@ -4,8 +4,14 @@ import { median, StateAnalytics } from '../../src/studio/state-analytics.js';
 const MIN = 60_000;
 
 describe('StateAnalytics', () => {
-  const at = (analytics: StateAnalytics, id: string, state: string, minute: number, cause?: string, ended = false) =>
-    analytics.record({ conversationId: id, flowId: 'f', state, ended, at: minute * MIN, cause });
+  const at = (
+    analytics: StateAnalytics,
+    id: string,
+    state: string,
+    minute: number,
+    cause?: string,
+    ended = false,
+  ) => analytics.record({ conversationId: id, flowId: 'f', state, ended, at: minute * MIN, cause });
 
   it('should count visits and the median time of the visits that ended', () => {
     const a = new StateAnalytics();
@@ -29,7 +35,12 @@ describe('StateAnalytics', () => {
     const figures = a.figures('f', 12 * MIN);
     // c1 timed out; c2 waits 12 min (dropped); c3 waits 7 min (not yet).
     expect(figures['welcome']).toEqual({ visits: 3, dropOffs: 2, medianMs: 30 * MIN, current: 2 });
-    expect(figures['idleGoodbye']).toEqual({ visits: 1, dropOffs: 0, medianMs: undefined, current: 1 });
+    expect(figures['idleGoodbye']).toEqual({
+      visits: 1,
+      dropOffs: 0,
+      medianMs: undefined,
+      current: 1,
+    });
     expect(a.figures('f', 60 * MIN)['idleGoodbye']?.dropOffs).toBe(0);
   });
 

@@ -9,15 +9,26 @@ const ADA = encodeURIComponent('+15551230001');
 describe('studio API', () => {
   let studio: Studio;
   beforeAll(async () => {
-    studio = await startStudio({ bot: DEFAULT_DEV_BOT, port: 0, clock: new ManualClock(), poll: false, watch: false });
+    studio = await startStudio({
+      bot: DEFAULT_DEV_BOT,
+      port: 0,
+      clock: new ManualClock(),
+      poll: false,
+      watch: false,
+    });
   }, 60_000);
   afterAll(async () => studio?.close());
 
-  const call = async (path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const call = async (
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
     const res = await fetch(`${studio.url}api${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: { 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
@@ -27,19 +38,31 @@ describe('studio API', () => {
       status: 400,
       body: { error: 'text: type a message first' },
     });
-    expect((await call(`/customers/${ADA}/send`, { type: 'location', latitude: 91, longitude: 0 })).body['error']).toMatch(/^latitude: /);
+    expect(
+      (await call(`/customers/${ADA}/send`, { type: 'location', latitude: 91, longitude: 0 })).body[
+        'error'
+      ],
+    ).toMatch(/^latitude: /);
     expect(await call('/customers/%2B19999999999/send', { type: 'text', text: 'hi' })).toEqual({
       status: 400,
       body: { error: 'no customer +19999999999' },
     });
-    expect((await call(`/customers/${ADA}/takeover`, {})).body['error']).toMatch(/has no conversation yet/);
+    expect((await call(`/customers/${ADA}/takeover`, {})).body['error']).toMatch(
+      /has no conversation yet/,
+    );
     expect(await call('/clock/advance', { by: 'soon' })).toMatchObject({ status: 400 });
-    expect(await call('/customers', { phone: '12345' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^phone: /) } });
+    expect(await call('/customers', { phone: '12345' })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^phone: /) },
+    });
     expect(await call('/customers', { phone: '+15551230001' })).toEqual({
       status: 400,
       body: { error: 'a customer with phone +15551230001 already exists' },
     });
-    expect(await call(`/customers/${ADA}/send`, '{"type":')).toEqual({ status: 400, body: { error: 'the body is not valid JSON' } });
+    expect(await call(`/customers/${ADA}/send`, '{"type":')).toEqual({
+      status: 400,
+      body: { error: 'the body is not valid JSON' },
+    });
     expect((await fetch(`${studio.url}api/media/med_nope`)).status).toBe(404);
     expect((await call('/nowhere')).status).toBe(404);
   });
@@ -52,22 +75,33 @@ describe('studio API', () => {
     expect(detail['window']).toMatchObject({ state: 'open' });
     const messages = detail['messages'] as { kind: string; view?: { type: string } }[];
     expect(messages.map((m) => m.view?.type ?? m.kind)).toEqual(['inbound', 'text', 'buttons']);
-    expect((await call(`/customers/${ADA}/reply`, { text: 'hello' })).body['error']).toMatch(/take the conversation over/);
-    expect(await call(`/customers/${ADA}/takeover`, {})).toEqual({ status: 200, body: { humanOwned: true } });
+    expect((await call(`/customers/${ADA}/reply`, { text: 'hello' })).body['error']).toMatch(
+      /take the conversation over/,
+    );
+    expect(await call(`/customers/${ADA}/takeover`, {})).toEqual({
+      status: 200,
+      body: { humanOwned: true },
+    });
     expect((await call(`/customers/${ADA}/reply`, { text: 'Sam here' })).status).toBe(200);
     await studio.runtime.settle();
     const owned = (await call(`/customers/${ADA}`)).body;
     const last = (owned['messages'] as { kind: string; teammate?: boolean }[]).at(-1);
     expect(last).toMatchObject({ kind: 'outbound', teammate: true });
     expect(owned['timeline']).toEqual(
-      expect.arrayContaining([expect.objectContaining({ kind: 'control', text: 'teammate replied: "Sam here"' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'control', text: 'teammate replied: "Sam here"' }),
+      ]),
     );
     await call(`/customers/${ADA}/release`, {});
     await studio.runtime.settle();
     const state = (await call('/state')).body;
     const ada = (state['customers'] as { phone: string; humanOwned: boolean; state: string }[])[0];
     expect(ada).toMatchObject({ phone: '+15551230001', humanOwned: false, state: 'welcome' });
-    const flows = (state['bot'] as { flows: { id: string; mermaid: string; analytics: Record<string, unknown> }[] }).flows;
+    const flows = (
+      state['bot'] as {
+        flows: { id: string; mermaid: string; analytics: Record<string, unknown> }[];
+      }
+    ).flows;
     expect(flows[0]?.mermaid).toContain('welcome : welcome');
     expect(flows[0]?.analytics['welcome']).toMatchObject({ visits: 1, current: 1 });
   });

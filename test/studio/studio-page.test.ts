@@ -185,13 +185,11 @@ describe('switchboard studio in a browser (support-desk)', () => {
         .getByText('Sorry, I can only read text here. Type "menu" to see the options.')
         .first()
         .waitFor();
-      await page
-        .getByTestId('document-input')
-        .setInputFiles({
-          name: 'invoice.pdf',
-          mimeType: 'application/pdf',
-          buffer: Buffer.from('%PDF-1.4 test'),
-        });
+      await page.getByTestId('document-input').setInputFiles({
+        name: 'invoice.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.4 test'),
+      });
       await chat().getByText('invoice.pdf').waitFor();
       await page.getByRole('button', { name: 'Send a location' }).click();
       await page.getByLabel('place name').fill('Dam Square');

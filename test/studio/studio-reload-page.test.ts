@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startStudio, type Studio } from '../../src/studio/studio.js';
-import { BROKEN_FLOW, reloadFlow, tempFlow } from './reload-fixtures.js';
+import { BROKEN_FLOW, reloadFlow, SHOWCASE_FLOW, tempFlow } from './reload-fixtures.js';
 import { launchChromium, openStudio, screenshot } from './studio-browser.js';
 
 const TEST_MS = 180_000;
@@ -44,7 +44,10 @@ describe('switchboard studio in a browser (hot reload)', () => {
       const error = p.getByTestId('load-error');
       await error.waitFor();
       expect(await error.textContent()).toContain(`${temp!.file}:10:36 error`);
-      await p.getByTestId('validation-error').getByText(/unknown state "banana"/).waitFor();
+      await p
+        .getByTestId('validation-error')
+        .getByText(/unknown state "banana"/)
+        .waitFor();
       await screenshot(p, '09-broken-flow-file');
       // The previous bot keeps answering.
       await chat.getByRole('button', { name: 'Apples' }).click();
@@ -67,7 +70,10 @@ describe('switchboard studio in a browser (hot reload)', () => {
       await chat.getByText('How many apples?').waitFor();
       await p.locator('[data-testid=diagram] g.sb-current[data-state="apples"]').waitFor();
       temp!.write(reloadFlow({ doneText: 'Hot reloaded: {{count}} apples coming up!' }));
-      await p.getByTestId('timeline').getByText(/reloaded reload-demo v1: 1 kept, 0 restarted/).waitFor();
+      await p
+        .getByTestId('timeline')
+        .getByText(/reloaded reload-demo v1: 1 kept, 0 restarted/)
+        .waitFor();
       // The diagram is redrawn and the conversation is still where it was.
       await p.locator('[data-testid=diagram] g.sb-current[data-state="apples"]').waitFor();
       await p.getByTestId('message-box').fill('3');
@@ -76,6 +82,33 @@ describe('switchboard studio in a browser (hot reload)', () => {
       expect(await chat.getByText('Apples or bananas?').count()).toBe(1);
       await p.getByTestId('variables').getByText('"3"').waitFor();
       await screenshot(p, '10-hot-reload-kept-conversation');
+    },
+    TEST_MS,
+  );
+
+  it(
+    'should draw templates, media, locations, contact cards and lists as a phone does',
+    async () => {
+      const p = await open(SHOWCASE_FLOW);
+      const chat = p.getByTestId('chat');
+      await p.getByTestId('message-box').fill('hi');
+      await p.getByTestId('message-box').press('Enter');
+      await chat.getByText('Hi Ada, see you on Tuesday 10:00.').waitFor();
+      await chat.locator('.template-params', { hasText: 'Tuesday 10:00' }).waitFor();
+      await chat.locator('.media-card', { hasText: 'invoice-42.pdf' }).waitFor();
+      await chat.getByText('Your new lamp').waitFor();
+      await chat.locator('.location', { hasText: 'Pickup point' }).waitFor();
+      await chat.locator('.contact-card', { hasText: 'Lamp Store' }).waitFor();
+      await chat.getByRole('button', { name: /Pick a day/ }).click();
+      await p.getByRole('dialog').getByText('13:00 to 17:00').waitFor();
+      await p.getByRole('dialog').getByText('This week').waitFor();
+      await screenshot(p, '11-bot-message-types');
+      await p
+        .getByRole('dialog')
+        .getByRole('button', { name: /Tuesday/ })
+        .click();
+      await chat.getByText('Thanks, see you then!').waitFor();
+      await chat.locator('.tapped', { hasText: 'Tuesday' }).waitFor();
     },
     TEST_MS,
   );

@@ -75,7 +75,7 @@ function Bubble({ m, onTap, onList }) {
   return html`
     <div class="row row-out">
       <div class=${`bubble out${m.teammate ? ' teammate' : ''}`} data-testid="bot-message">
-        ${m.teammate ? html`<div class="from-teammate">Teammate</div>` : null} ${outbound(v)}
+        ${m.teammate ? html`<div class="from-teammate">Teammate</div>` : null} ${outbound(v, m)}
         <${Meta} m=${m} />
         ${
           interactive && v.type === 'buttons'
@@ -146,7 +146,7 @@ function ListSheet({ message, onTap, onClose }) {
   `;
 }
 
-function outbound(v) {
+function outbound(v, m) {
   switch (v.type) {
     case 'text':
       return html`<div class="text">${v.text}</div>`;
@@ -160,6 +160,7 @@ function outbound(v) {
         <div class="template-name">
           <${Icon} name="template" size=${14} /> Template <b>${v.name}</b> (${v.language})
         </div>
+        ${m.templateText ? html`<div class="text">${m.templateText}</div>` : null}
         ${
           v.parameters.length > 0
             ? html`<ol class="template-params">
