@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { BotConfigError } from '../engine/types.js';
 import { createLogger } from '../log/logger.js';
-import { startStudio, StudioStartError } from '../studio/studio.js';
 import { DEFAULT_DEV_BOT } from './dev-command.js';
 import { CliError } from './run-command.js';
 
@@ -52,6 +51,8 @@ bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot log
               : 'warn',
           format: 'pretty',
         });
+        // Loaded on use: the other commands (and every `run` worker) do not pay for the studio.
+        const { startStudio, StudioStartError } = await import('../studio/studio.js');
         let studio;
         try {
           studio = await startStudio({

@@ -105,7 +105,7 @@ function decorate(svg, states, current, analytics) {
     group.setAttribute('class', 'sb-stats');
     const text = document.createElementNS(SVG, 'text');
     text.setAttribute('x', String(box.x + box.width / 2));
-    text.setAttribute('y', String(box.y + box.height + 11));
+    text.setAttribute('y', String(box.y + box.height + 14));
     text.setAttribute('text-anchor', 'middle');
     text.textContent = label;
     const bg = document.createElementNS(SVG, 'rect');
