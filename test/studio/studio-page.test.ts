@@ -159,6 +159,7 @@ describe('switchboard studio in a browser (support-desk)', () => {
       await expect
         .poll(() => stats.textContent(), { timeout: UI_TIMEOUT_MS })
         .toMatch(/^1× · ↓1 · med 1h/);
+      await stats.scrollIntoViewIfNeeded();
       await screenshot(page, '06-clock-timeout-window-closed');
     },
     TEST_MS,

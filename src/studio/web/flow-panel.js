@@ -92,6 +92,10 @@ function Diagram({ text, current, analytics, states }) {
 function decorate(svg, states, current, analytics) {
   for (const old of svg.querySelectorAll('.sb-stats')) old.remove();
   for (const node of svg.querySelectorAll('.sb-current')) node.classList.remove('sb-current');
+  // The diagram is scaled to the panel: size the figures so they read at 12 px on screen.
+  const shown = svg.getBoundingClientRect().width;
+  const drawn = svg.viewBox?.baseVal?.width || shown;
+  const fontSize = Math.min(30, Math.max(10, (12 * drawn) / Math.max(shown, 1)));
   for (const name of states) {
     const node = nodeOf(svg, name);
     if (!node) continue;
@@ -105,8 +109,9 @@ function decorate(svg, states, current, analytics) {
     group.setAttribute('class', 'sb-stats');
     const text = document.createElementNS(SVG, 'text');
     text.setAttribute('x', String(box.x + box.width / 2));
-    text.setAttribute('y', String(box.y + box.height + 14));
+    text.setAttribute('y', String(box.y + box.height + fontSize + 2));
     text.setAttribute('text-anchor', 'middle');
+    text.setAttribute('font-size', String(fontSize));
     text.textContent = label;
     const bg = document.createElementNS(SVG, 'rect');
     group.append(bg, text);
