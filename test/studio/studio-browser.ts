@@ -9,7 +9,7 @@ export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
 
 /** Generous waits: the machine may be loaded by other work. */
-export const UI_TIMEOUT_MS = 45_000;
+export const UI_TIMEOUT_MS = 90_000;
 
 /** Launches headless Debian chromium, or fails saying how to install it. */
 export async function launchChromium(): Promise<Browser> {

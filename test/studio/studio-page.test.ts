@@ -4,7 +4,7 @@ import { DEFAULT_DEV_BOT } from '../../src/cli/dev-command.js';
 import { startStudio, type Studio } from '../../src/studio/studio.js';
 import { launchChromium, openStudio, screenshot, UI_TIMEOUT_MS } from './studio-browser.js';
 
-const TEST_MS = 180_000;
+const TEST_MS = 300_000;
 const ADA = '+15551230001';
 
 /** A 2x2 red PNG. */
@@ -24,7 +24,7 @@ describe('switchboard studio in a browser (support-desk)', () => {
   }, TEST_MS);
   afterAll(async () => {
     await browser?.close();
-  });
+  }, TEST_MS);
   const open = async (): Promise<void> => {
     studio = await startStudio({ bot: DEFAULT_DEV_BOT, port: 0, watch: false });
     ({ page, errors } = await openStudio(browser, studio.url));
@@ -33,7 +33,7 @@ describe('switchboard studio in a browser (support-desk)', () => {
     await page?.close();
     await studio?.close();
     expect(errors).toEqual([]);
-  });
+  }, TEST_MS);
   const chat = () => page.getByTestId('chat');
   const botMessages = () => chat().getByTestId('bot-message');
   const say = async (text: string): Promise<void> => {

@@ -4,7 +4,7 @@ import { startStudio, type Studio } from '../../src/studio/studio.js';
 import { BROKEN_FLOW, reloadFlow, SHOWCASE_FLOW, tempFlow } from './reload-fixtures.js';
 import { launchChromium, openStudio, screenshot } from './studio-browser.js';
 
-const TEST_MS = 180_000;
+const TEST_MS = 300_000;
 
 describe('switchboard studio in a browser (hot reload)', () => {
   let browser: Browser;
@@ -18,13 +18,13 @@ describe('switchboard studio in a browser (hot reload)', () => {
   }, TEST_MS);
   afterAll(async () => {
     await browser?.close();
-  });
+  }, TEST_MS);
   afterEach(async () => {
     await page?.close();
     await studio?.close();
     temp?.remove();
     expect(errors).toEqual([]);
-  });
+  }, TEST_MS);
   const open = async (text: string): Promise<Page> => {
     temp = tempFlow(text);
     studio = await startStudio({ bot: temp.file, port: 0, debounceMs: 100 });
