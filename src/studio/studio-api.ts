@@ -252,6 +252,11 @@ export function studioApi(deps: StudioApiDeps): Router {
       `inline; filename="${media.filename.replace(/["\\\r\n]/g, '_')}"`,
     );
     res.set('X-Content-Type-Options', 'nosniff');
+    // An uploaded file is shown, never run: no scripts, whatever its type says.
+    res.set(
+      'Content-Security-Policy',
+      "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+    );
     res.send(media.bytes);
   });
 

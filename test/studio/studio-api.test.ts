@@ -106,6 +106,27 @@ describe('studio API', () => {
     expect(flows[0]?.analytics['welcome']).toMatchObject({ visits: 1, current: 1 });
   });
 
+  it('should serve an uploaded file with its bytes, never as a page that runs', async () => {
+    const html = '<script>alert(1)</script>';
+    const grace = encodeURIComponent('+15551230002');
+    const sent = await call(`/customers/${grace}/send`, {
+      type: 'document',
+      filename: 'page.html',
+      mimeType: 'text/html',
+      base64: Buffer.from(html).toString('base64'),
+    });
+    expect(sent.status).toBe(200);
+    const detail = (await call(`/customers/${grace}`)).body;
+    const doc = (detail['messages'] as { kind: string; media?: { id?: string } }[]).find(
+      (m) => m.media,
+    );
+    const res = await fetch(`${studio.url}api/media/${doc?.media?.id ?? ''}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(html);
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox;/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('should push a change event to the page when something happens', async () => {
     const controller = new AbortController();
     const res = await fetch(`${studio.url}api/events`, { signal: controller.signal });
