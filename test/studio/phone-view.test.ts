@@ -16,7 +16,7 @@ const message = (fields: Partial<Message> & Record<string, unknown>): Message =>
     type: 'text',
     occurredAt: new Date(T0).toISOString(),
     ...fields,
-  }) as Message;
+  });
 
 describe('windowView', () => {
   it.each([
