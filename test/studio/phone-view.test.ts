@@ -6,17 +6,16 @@ import type { TimelineEntry } from '../../src/studio/session-recorder.js';
 const DAY = 24 * 3600_000;
 const T0 = Date.parse('2026-01-01T10:00:00Z');
 
-const message = (fields: Partial<Message> & Record<string, unknown>): Message =>
-  ({
-    id: 'm1',
-    conversationId: 'c1',
-    contactId: 'k1',
-    direction: 'outbound',
-    status: 'delivered',
-    type: 'text',
-    occurredAt: new Date(T0).toISOString(),
-    ...fields,
-  });
+const message = (fields: Partial<Message> & Record<string, unknown>): Message => ({
+  id: 'm1',
+  conversationId: 'c1',
+  contactId: 'k1',
+  direction: 'outbound',
+  status: 'delivered',
+  type: 'text',
+  occurredAt: new Date(T0).toISOString(),
+  ...fields,
+});
 
 describe('windowView', () => {
   it.each([
