@@ -4,6 +4,7 @@ import { ActorCache } from './actor-cache.js';
 import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { ConversationRun, type Loaded } from './conversation-run.js';
 import type { EngineDeps } from './engine-deps.js';
+import { rememberConversation } from './contact-memory.js';
 import { contactKey } from './external-events.js';
 import { parseStoredDoc } from './stored-doc.js';
 
@@ -68,6 +69,9 @@ export class ConversationProcessor {
     // Remember where a contact's conversation is, for bot.notify / bot.start.
     if (loaded.version === 0 && payload.kind === 'inbound')
       await this.#deps.store.setValue(contactKey(payload.contact.phone), conversationId);
+    // …and every conversation of a contact, so that forgetContact can erase them all.
+    if (loaded.version === 0 && (payload.kind === 'inbound' || payload.kind === 'event'))
+      await rememberConversation(this.#deps.store, payload.contact.phone, conversationId);
     const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);
     try {
       // A crash may have left effects of the previous event unexecuted.
