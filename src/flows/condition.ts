@@ -263,8 +263,8 @@ function compareValues(op: CompareOp, a: Value, b: Value): boolean {
   const bothNumbers = typeof a === 'number' && typeof b === 'number';
   const bothStrings = typeof a === 'string' && typeof b === 'string';
   if (!bothNumbers && !bothStrings) return false;
-  const x = a as number | string;
-  const y = b as number | string;
+  const x = a;
+  const y = b;
   switch (op) {
     case '<':
       return x < y;
