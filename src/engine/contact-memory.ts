@@ -18,6 +18,14 @@ export function memoryKey(phone: string): string {
   return `contact-memory:${phone}`;
 }
 
+/** Store key of the epoch an erased conversation had (a new one starts above it). */
+export function epochFloorKey(conversationId: string): string {
+  return `conv-epoch:${conversationId}`;
+}
+
+/** Longer than the retention of send records (7 days by default). */
+const EPOCH_FLOOR_TTL_MS = 30 * 86_400_000;
+
 /** Store key of the conversations a contact was seen in (for erasure). */
 export function conversationsKey(phone: string): string {
   return `contact-convs:${phone}`;
@@ -82,7 +90,13 @@ export async function forgetContact(store: Store, phone: string): Promise<Forget
   ids.add(`contact:${phone}`);
   const deleted: string[] = [];
   for (const id of ids) {
-    const existed = (await store.getConversation(id)) !== undefined;
+    const stored = await store.getConversation(id);
+    const existed = stored !== undefined;
+    // Send records of the erased conversation outlive it (ids, no text): a new
+    // conversation there must not reuse their ids, so it starts after this epoch.
+    const epoch: unknown = Reflect.get(Object(stored?.value), 'epoch');
+    if (typeof epoch === 'number')
+      await store.setValue(epochFloorKey(id), epoch, EPOCH_FLOOR_TTL_MS);
     await store.deleteConversation(id);
     for (;;) {
       const items = await store.peekInbox(id, 100);

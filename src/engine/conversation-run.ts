@@ -1,5 +1,5 @@
 import { isCompiledMachine } from '../flows/compile-flow.js';
-import type { Effect, FlowEvent, RunnableFlow, Vars } from '../flows/contract.js';
+import type { Effect, FlowEvent, InboundMessage, RunnableFlow, Vars } from '../flows/contract.js';
 import type { ActorCache, LiveActor } from './actor-cache.js';
 import { APPLIED_KEPT, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { EffectExecutor } from './effect-executor.js';
@@ -28,6 +28,21 @@ function needsMigration(
   const top = doc.state.split('.')[0] ?? '';
   if (top === '' || !isCompiledMachine(flow.machine)) return false;
   return !Object.hasOwn(flow.machine.root.states, top);
+}
+
+/** `context.seq` of a compiled machine's persisted snapshot (0 when not readable). */
+function contextSeq(snapshot: unknown): number {
+  const seq: unknown = Reflect.get(Object(Reflect.get(Object(snapshot), 'context')), 'seq');
+  return typeof seq === 'number' ? seq : 0;
+}
+
+/** A persisted snapshot whose `context.seq` is at least `seq`. */
+function withSeqAtLeast(snapshot: unknown, seq: number): unknown {
+  if (typeof snapshot !== 'object' || snapshot === null) return snapshot;
+  const context: unknown = Reflect.get(snapshot, 'context');
+  if (typeof context !== 'object' || context === null || contextSeq(snapshot) >= seq)
+    return snapshot;
+  return { ...snapshot, context: { ...context, seq } };
 }
 
 /** A conversation document changed under us although we hold its lease. */
@@ -106,6 +121,7 @@ export class ConversationRun {
           await this.#save();
           await this.#effects.flushHeld();
         }
+        this.#unwindForTrigger(payload.message);
         await this.#feed({ type: 'inbound.message', message: payload.message });
         return;
       }
@@ -276,6 +292,38 @@ export class ConversationRun {
     this.#markApplied();
     await this.#save();
     await this.runPending();
+  }
+
+  /**
+   * A trigger keyword of a caller, typed while a sub-flow runs: the sub-flow (and any
+   * nested in it) is left, and the caller gets the message (its trigger routes it).
+   * The sub-flow's own triggers win.
+   */
+  #unwindForTrigger(message: InboundMessage): void {
+    const doc = this.#doc;
+    const stack = doc.stack ?? [];
+    if (stack.length === 0 || this.#flow().hasTrigger?.(message) === true) return;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const frame = stack[i];
+      if (frame === undefined) continue;
+      const caller = this.#deps.flows.get(frame.flowId);
+      if (caller?.hasTrigger?.(message) !== true) continue;
+      this.dispose();
+      // The caller numbers its effects after the sub-flow's (a send record id is its seq).
+      const used = Math.max(doc.lastEffectSeq, contextSeq(doc.snapshot));
+      doc.flowId = frame.flowId;
+      doc.flowVersion = frame.flowVersion;
+      doc.snapshot = withSeqAtLeast(frame.snapshot, used);
+      doc.state = frame.state;
+      const rest = stack.slice(0, i);
+      if (rest.length > 0) doc.stack = rest;
+      else delete doc.stack;
+      this.#deps.logger.info('a caller trigger left the sub-flow', {
+        conversationId: this.#id,
+        flow: frame.flowId,
+      });
+      return;
+    }
   }
 
   #stepFailed(eventType: string, error: unknown): void {

@@ -4,6 +4,7 @@
  */
 import type { Router } from 'express';
 import type { SendResult } from '../api/send-result.js';
+import type { MediaDownload } from '../api/media-download.js';
 import type { Page } from '../api/client.js';
 import type { PageCursor } from '../api/pagination.js';
 import type { Conversation, Message, OutboundStatus } from '../api/resources.js';
@@ -35,10 +36,21 @@ export interface EngineClient {
     options?: { limit?: number; before?: PageCursor },
   ): Promise<Page<Message>>;
   getMessage(messageId: string): Promise<Message>;
+  /** `GET /v1/media/:id` holding one of the 8 media stream slots (the real client has it). */
+  downloadMedia?(mediaId: string): Promise<MediaDownload>;
 }
 
-/** The read-only client given to handlers (no sends: sends are flow effects). */
-export type ReadOnlyApi = Pick<EngineClient, 'listConversations' | 'listMessages' | 'getMessage'>;
+/**
+ * The read-only client given to handlers (no sends: sends are flow effects). A media
+ * answer of an `ask` (its id in the variable) is downloaded with `downloadMedia`; the
+ * download holds one of the 8 media stream slots until its stream ends or is released.
+ */
+export type ReadOnlyApi = Pick<
+  EngineClient,
+  'listConversations' | 'listMessages' | 'getMessage'
+> & {
+  downloadMedia(mediaId: string): Promise<MediaDownload>;
+};
 
 /** What a handler receives. */
 export interface HandlerContext {

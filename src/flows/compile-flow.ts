@@ -6,7 +6,7 @@ import {
   type RunnableFlow,
   type Vars,
 } from './contract.js';
-import { decide } from './decide.js';
+import { decide, triggerTarget } from './decide.js';
 import { FlowError } from './flow-error.js';
 import { autoTarget, enterState, leaveState, runtimeOf, type FlowRuntime } from './flow-runtime.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
@@ -66,6 +66,7 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
       migrate: (persisted) => migrateSnapshot(flow, persisted),
     },
     subflows: subflowNames(flow),
+    hasTrigger: (message) => triggerTarget(rt, message) !== undefined,
   };
 }
 

@@ -262,6 +262,11 @@ export interface RunnableFlow {
   /** Ids of the flows it runs as sub-flows (they must be among the bot's flows). */
   readonly subflows?: readonly string[];
   /**
+   * Whether a message is one of the flow's trigger keywords: while a sub-flow runs, a
+   * caller's trigger ends the sub-flow and is handled by the caller.
+   */
+  readonly hasTrigger?: (message: InboundMessage) => boolean;
+  /**
    * What to do with a snapshot persisted under another version of this flow:
    * `restart` drops it and starts the conversation again; `migrate` returns a new
    * persisted snapshot, or undefined to restart.

@@ -358,7 +358,8 @@ function otherwise(rt: FlowRuntime, name: string, state: StateDef, w: Work): Dec
   });
 }
 
-function triggerTarget(rt: FlowRuntime, msg: InboundMessage): string | undefined {
+/** The state a flow-level trigger keyword in this message leads to, if any. */
+export function triggerTarget(rt: FlowRuntime, msg: InboundMessage): string | undefined {
   if (msg.type !== 'text' || msg.text === undefined) return undefined;
   const text = msg.text;
   return rt.def.triggers?.find((t) => matchesAny(text, t.keywords))?.goto;

@@ -167,7 +167,10 @@ export const CallSchema = z
       .record(z.string(), VarValueSchema)
       .optional()
       .describe('Handler input; `{{…}}` in strings interpolates.'),
-    sets: z.array(VarName).optional().describe('Variables the handler may set (declares them).'),
+    sets: z
+      .array(VarTarget)
+      .optional()
+      .describe('Variables (or contact.<name>) the handler may set (declares them).'),
     outcomes: z.record(z.string(), StateName).describe('Outcome name → state.'),
     onError: StateName.optional().describe('Where a handler error (or an unknown outcome) leads.'),
     onTimeout: StateName.optional().describe('Where a timeout leads; default: onError.'),
