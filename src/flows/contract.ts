@@ -231,7 +231,7 @@ export interface FlowContext {
   readonly vars: Vars;
   readonly ended: boolean;
   /** Contact memory (compiled flows); the engine hands it to a sub-flow. */
-  readonly memory?: Vars;
+  readonly memory?: Vars | undefined;
 }
 
 /** Input given to a flow machine when a conversation starts. */

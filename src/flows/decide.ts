@@ -165,7 +165,7 @@ function decideTimer(
     const d = decideInbound(rt, name, state, { ...w, burst: null }, msg, true);
     if (d.kind === 'goto') return d;
     return stay((x) => {
-      delete x.burst;
+      x.burst = undefined;
       if (d.kind === 'stay') d.apply(x);
     });
   }
@@ -188,7 +188,7 @@ function decideIdle(rt: FlowRuntime, w: Work, event: FlowEvent): Decision {
   if (resumeAt !== undefined && resumeAt !== null && event.type !== 'external.event') {
     // A migrated conversation whose state was removed: it continues where `migrate:` says.
     const trigger = event.type === 'inbound.message' ? triggerTarget(rt, event.message) : undefined;
-    return { kind: 'goto', target: trigger ?? resumeAt, before: (x) => void delete x.resumeAt };
+    return { kind: 'goto', target: trigger ?? resumeAt, before: (x) => void (x.resumeAt = undefined) };
   }
   if (event.type === 'conversation.start') {
     return {

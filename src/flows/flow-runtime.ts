@@ -291,7 +291,7 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
   clearEntryState(w);
   // Only what the state uses is kept: the context is persisted after every event.
   if (state.debounce !== undefined) w.entrySeq = w.seq;
-  else delete w.entrySeq;
+  else w.entrySeq = undefined;
   applySet(rt, w, state.set);
   continueEntry(rt, w, name, 0);
 }
@@ -309,7 +309,7 @@ export function continueEntry(
 ): void {
   const state = stateOf(rt, name);
   const items = sayItems(state.say);
-  delete w.delay;
+  w.delay = undefined;
   for (let i = from; i < items.length; i++) {
     const item = items[i];
     if (item === undefined) continue;
@@ -400,7 +400,7 @@ export function leaveState(w: Work): void {
 
 /** Forgets a state's nudges, delay and debounced text (absent fields: small snapshots). */
 function clearEntryState(w: Work): void {
-  delete w.nudges;
-  delete w.delay;
-  delete w.burst;
+  w.nudges = undefined;
+  w.delay = undefined;
+  w.burst = undefined;
 }

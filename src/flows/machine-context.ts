@@ -42,17 +42,17 @@ export interface CompiledContext extends FlowContext {
   /** Name of the current state's pending reminder timer (`remind:`). */
   readonly reminder?: string | null;
   /** Contact memory (`contact.<name>`), loaded when the conversation starts. */
-  readonly memory?: Vars;
+  readonly memory?: Vars | undefined;
   /** Effect seq when the current state was entered (names its timers). */
-  readonly entrySeq?: number;
+  readonly entrySeq?: number | undefined;
   /** Nudges already said by the current state's timeout. */
-  readonly nudges?: number;
+  readonly nudges?: number | undefined;
   /** A `delay:` in progress: its timer and the say item to continue from. */
-  readonly delay?: DelayPending | null;
+  readonly delay?: DelayPending | null | undefined;
   /** Debounced text collected so far, and its timer. */
-  readonly burst?: { readonly text: string; readonly timer: string } | null;
+  readonly burst?: { readonly text: string; readonly timer: string } | null | undefined;
   /** Set by a flow migration: where the conversation continues at its next event. */
-  readonly resumeAt?: string | null;
+  readonly resumeAt?: string | null | undefined;
 }
 
 /** A `delay:` in progress. */
@@ -78,12 +78,12 @@ export interface Work {
   humanOwned: boolean;
   sendFailureSeq?: number;
   reminder?: string | null;
-  memory?: Vars;
-  entrySeq?: number;
-  nudges?: number;
-  delay?: DelayPending | null;
-  burst?: { readonly text: string; readonly timer: string } | null;
-  resumeAt?: string | null;
+  memory?: Vars | undefined;
+  entrySeq?: number | undefined;
+  nudges?: number | undefined;
+  delay?: DelayPending | null | undefined;
+  burst?: { readonly text: string; readonly timer: string } | null | undefined;
+  resumeAt?: string | null | undefined;
 }
 
 /** How many window routes are remembered. */
