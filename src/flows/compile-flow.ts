@@ -6,6 +6,7 @@ import {
   type RunnableFlow,
   type Vars,
 } from './contract.js';
+import { sayItems } from './content-schema.js';
 import { decide, triggerTarget } from './decide.js';
 import { FlowError } from './flow-error.js';
 import { autoTarget, enterState, leaveState, runtimeOf, type FlowRuntime } from './flow-runtime.js';
@@ -164,7 +165,10 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
     const s = rt.def.states[name];
     if (s === undefined) continue;
     const entry = { type: 'enter' as const, params: { state: name } };
-    if (s.final === true) {
+    // A final state that pauses (`delay:`) stays an ordinary node until its last message:
+    // an XState final node would take no more events (the delay's timer).
+    const pauses = sayItems(s.say).some((item) => item.delay !== undefined);
+    if (s.final === true && !pauses) {
       states[name] = { type: 'final', entry };
       continue;
     }
