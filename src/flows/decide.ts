@@ -188,7 +188,11 @@ function decideIdle(rt: FlowRuntime, w: Work, event: FlowEvent): Decision {
   if (resumeAt !== undefined && resumeAt !== null && event.type !== 'external.event') {
     // A migrated conversation whose state was removed: it continues where `migrate:` says.
     const trigger = event.type === 'inbound.message' ? triggerTarget(rt, event.message) : undefined;
-    return { kind: 'goto', target: trigger ?? resumeAt, before: (x) => void (x.resumeAt = undefined) };
+    return {
+      kind: 'goto',
+      target: trigger ?? resumeAt,
+      before: (x) => void (x.resumeAt = undefined),
+    };
   }
   if (event.type === 'conversation.start') {
     return {

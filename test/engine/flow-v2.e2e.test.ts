@@ -84,7 +84,9 @@ describe('engine with the flow language v2', () => {
     await program.parseAsync(['node', 'switchboard', 'forget', ADA, '--state', path]);
     // (The CLI reads with the wall clock, long after this test's fake clock: the document
     // already reads as idle-expired there, so it may count 0; it is deleted either way.)
-    expect(out).toMatch(new RegExp(`^\\${ADA}: contact memory erased, [01] conversations? erased\n$`));
+    expect(out).toMatch(
+      new RegExp(`^\\${ADA}: contact memory erased, [01] conversations? erased\n$`),
+    );
     expect(code).toBeUndefined();
     const after = new SqliteStore({ path, clock: h.clock });
     try {
