@@ -38,7 +38,7 @@ export function handlerInfo(
     const outcomes: unknown = (h as Partial<DeclaredHandler>).outcomes;
     out[name] =
       Array.isArray(outcomes) && outcomes.every((o) => typeof o === 'string')
-        ? { outcomes: outcomes as string[] }
+        ? { outcomes: outcomes }
         : {};
   }
   return out;
