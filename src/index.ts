@@ -80,6 +80,20 @@ export {
 } from './messages/index.js';
 export type { Content, SendRequest, MessageIssue, ValidationResult } from './messages/index.js';
 
+// ── Flow language v2: handlers with outcomes, contact memory, versions, diagrams ──
+export { defineHandler } from './bot/index.js';
+export type { DeclaredHandler } from './bot/index.js';
+export { forgetContact, loadContactMemory } from './engine/contact-memory.js';
+export type { ForgetResult } from './engine/contact-memory.js';
+export type { ReloadResult } from './engine/types.js';
+export {
+  mermaidStateId,
+  stateIdOfMermaid,
+  migrateSnapshot,
+  parseCondition,
+  evaluateCondition,
+} from './flows/index.js';
+
 // ── Advanced: the API client, stores, limiters, callbacks, logging ────────────
 export {
   MessagingClient,

@@ -9,3 +9,5 @@ export type {
 export { resolveBot, compileFlowFile } from './resolve-bot.js';
 export type { ResolvedBot, BotLoadResult } from './resolve-bot.js';
 export { loadBot } from './load-bot.js';
+export { defineHandler, handlerInfo } from './define-handler.js';
+export type { DeclaredHandler } from './define-handler.js';

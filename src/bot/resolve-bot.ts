@@ -8,7 +8,9 @@ import {
   lintFlow,
   loadFlowFile,
   type FlowDefinition,
+  type PositionLookup,
 } from '../flows/index.js';
+import { handlerInfo } from './define-handler.js';
 import type { BotDefinition, BotFlowSource, SandboxTemplate } from './define-bot.js';
 
 /** A bot whose flows are compiled and ready for `createBot`. */
@@ -40,9 +42,33 @@ export async function resolveBot(
 ): Promise<BotLoadResult> {
   const dir = def.dir ?? options.dir ?? process.cwd();
   const source = options.source ?? '(inline bot)';
-  const flows: RunnableFlow[] = [];
+  // Read every flow first: sub-flows are checked against the others, calls against the
+  // handlers' declared outcomes.
+  const loaded: Loaded[] = [];
   for (const item of def.flows) {
-    const r = await compileSource(item, dir);
+    const r = await loadSource(item, dir);
+    if (r.status === 'error') return { status: 'error', message: `${source}: ${r.message}` };
+    loaded.push(r);
+  }
+  const definitions = new Map<string, FlowDefinition>();
+  for (const l of loaded) if (l.def !== undefined) definitions.set(l.def.id, l.def);
+  const handlers = handlerInfo(def.handlers);
+  const flows: RunnableFlow[] = [];
+  for (const l of loaded) {
+    if (l.compiled !== undefined) {
+      flows.push(l.compiled);
+      continue;
+    }
+    if (l.def === undefined) continue;
+    const errors = lintFlow(l.def, {
+      ...(l.file === undefined ? {} : { file: l.file }),
+      ...(l.positions === undefined ? {} : { positions: l.positions }),
+      flows: definitions,
+      handlers,
+    }).filter((d) => d.severity === 'error' && d.rule !== 'unknown-handler');
+    if (errors.length > 0)
+      return { status: 'error', message: `${source}: ${errors.map(formatDiagnostic).join('\n')}` };
+    const r = compileDefinition(l.def, l.file ?? `flow ${l.def.id}`);
     if (r.status === 'error') return { status: 'error', message: `${source}: ${r.message}` };
     flows.push(r.flow);
   }
@@ -71,14 +97,28 @@ type Compiled =
   | { readonly status: 'ok'; readonly flow: RunnableFlow }
   | { readonly status: 'error'; readonly message: string };
 
-async function compileSource(item: BotFlowSource, dir: string): Promise<Compiled> {
+interface Loaded {
+  readonly status: 'ok';
+  readonly def?: FlowDefinition;
+  readonly compiled?: RunnableFlow;
+  readonly file?: string;
+  readonly positions?: PositionLookup;
+}
+
+async function loadSource(
+  item: BotFlowSource,
+  dir: string,
+): Promise<Loaded | { readonly status: 'error'; readonly message: string }> {
   if (typeof item === 'string' || item instanceof URL) {
     const file =
       item instanceof URL ? fileURLToPath(item) : isAbsolute(item) ? item : resolvePath(dir, item);
-    return compileFlowFile(file);
+    const r = await loadFlowFile(file);
+    if (r.status === 'error')
+      return { status: 'error', message: r.diagnostics.map(formatDiagnostic).join('\n') };
+    return { status: 'ok', def: r.flow, file, positions: r.source.positions };
   }
-  if ('machine' in item) return { status: 'ok', flow: item };
-  return compileDefinition(item, `flow ${item.id}`);
+  if ('machine' in item) return { status: 'ok', compiled: item };
+  return { status: 'ok', def: item };
 }
 
 /** Reads, lints and compiles one flow file; lint errors come back formatted. */

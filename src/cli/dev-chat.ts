@@ -26,6 +26,8 @@ export const CHAT_HELP = `Type a message and press Enter. Pick a button or list 
 Commands:
   /image [caption]          send an image
   /document [filename]      send a document
+  /audio                    send a voice note
+  /video [caption]          send a video
   /location [lat lng]       send a location (default: 52.3731 4.8922)
   /contact [name] [phone]   send a contact card
   /unsupported              send a message type the API does not support
@@ -103,6 +105,16 @@ export async function runChat(options: ChatOptions): Promise<void> {
       case '/image':
         await inbound({
           type: 'image',
+          ...(rest === '' ? {} : { caption: rest }),
+          media: { outcome: 'ready', readyAfterMs: 0 },
+        });
+        break;
+      case '/audio':
+        await inbound({ type: 'audio', media: { outcome: 'ready', readyAfterMs: 0 } });
+        break;
+      case '/video':
+        await inbound({
+          type: 'video',
           ...(rest === '' ? {} : { caption: rest }),
           media: { outcome: 'ready', readyAfterMs: 0 },
         });

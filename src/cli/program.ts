@@ -3,6 +3,7 @@ import { registerBroadcastCommand } from './broadcast-command.js';
 import { registerDevCommand } from './dev-command.js';
 import { registerFlowCommands } from './flow-commands.js';
 import { registerInitCommand } from './init-command.js';
+import { registerForgetCommand } from './forget-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerStudioCommand } from './studio-command.js';
@@ -30,5 +31,6 @@ Examples:
   registerBroadcastCommand(program);
   registerInitCommand(program);
   registerStudioCommand(program);
+  registerForgetCommand(program);
   return program;
 }

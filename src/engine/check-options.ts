@@ -36,6 +36,14 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
       }
     }
   }
+  for (const flow of options.flows) {
+    for (const sub of flow.subflows ?? []) {
+      if (!flows.has(sub))
+        problems.push(
+          `flow "${flow.id}" runs sub-flow "${sub}", which is not among the flows (${[...flows.keys()].join(', ')}): add it to \`flows\``,
+        );
+    }
+  }
   const entry = options.entry === undefined ? options.flows[0] : flows.get(options.entry);
   if (options.entry !== undefined && entry === undefined) {
     problems.push(

@@ -17,6 +17,18 @@ import {
 /** How many applied item ids a document remembers (items apply in order, so few suffice). */
 export const APPLIED_KEPT = 32;
 
+/** A flow waiting for the sub-flow it runs (a frame of the conversation's call stack). */
+export const StackFrameSchema = z.object({
+  flowId: z.string(),
+  flowVersion: z.number().int(),
+  /** The caller's persisted snapshot, in its sub-flow state. */
+  snapshot: z.unknown(),
+  state: z.string(),
+  /** The `flow.call` request the sub-flow answers. */
+  requestId: z.string(),
+});
+export type StackFrame = z.infer<typeof StackFrameSchema>;
+
 /** The conversation document (key: the conversation id). */
 export const ConversationDocSchema = z.object({
   flowId: z.string(),
@@ -46,6 +58,8 @@ export const ConversationDocSchema = z.object({
    * an item found here after a crash is not applied again, only its pending effects run.
    */
   applied: z.array(z.string()),
+  /** Callers of the running sub-flow, innermost last (absent: no sub-flow runs). */
+  stack: z.array(StackFrameSchema).exactOptional(),
 });
 export type ConversationDoc = z.infer<typeof ConversationDocSchema>;
 

@@ -4,6 +4,7 @@ import { ActorCache } from './actor-cache.js';
 import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { ConversationRun, type Loaded } from './conversation-run.js';
 import type { EngineDeps } from './engine-deps.js';
+import { epochFloorKey, rememberConversation } from './contact-memory.js';
 import { contactKey } from './external-events.js';
 import { parseStoredDoc } from './stored-doc.js';
 
@@ -57,7 +58,8 @@ export class ConversationProcessor {
       return;
     }
     const payload = parsed.data;
-    const loaded = (await this.load(conversationId)) ?? this.#fresh(payload);
+    const loaded =
+      (await this.load(conversationId)) ?? (await this.#fresh(conversationId, payload));
     if (loaded === undefined) {
       this.#deps.logger.debug('event for an unknown conversation ignored', {
         conversationId,
@@ -68,6 +70,9 @@ export class ConversationProcessor {
     // Remember where a contact's conversation is, for bot.notify / bot.start.
     if (loaded.version === 0 && payload.kind === 'inbound')
       await this.#deps.store.setValue(contactKey(payload.contact.phone), conversationId);
+    // …and every conversation of a contact, so that forgetContact can erase them all.
+    if (loaded.version === 0 && (payload.kind === 'inbound' || payload.kind === 'event'))
+      await rememberConversation(this.#deps.store, payload.contact.phone, conversationId);
     const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);
     try {
       // A crash may have left effects of the previous event unexecuted.
@@ -87,7 +92,7 @@ export class ConversationProcessor {
     }
   }
 
-  #fresh(payload: InboxPayload): Loaded | undefined {
+  async #fresh(conversationId: string, payload: InboxPayload): Promise<Loaded | undefined> {
     const contact: ContactInfo | undefined =
       payload.kind === 'inbound' || payload.kind === 'event'
         ? payload.contact
@@ -96,13 +101,19 @@ export class ConversationProcessor {
           : undefined;
     if (contact === undefined) return undefined;
     const flow = this.#deps.entry;
+    // After an erasure (forgetContact) the conversation starts above its old epoch.
+    const floor = await this.#deps.store.getValue(epochFloorKey(conversationId));
     const doc: ConversationDoc = {
       flowId: flow.id,
       flowVersion: flow.version,
       // Runs of a conversation count up from the time its document was created, so a
       // document created again (expired, or erased) never reuses the send record ids
-      // (`<conversation>:<epoch>:<seq>`) of an earlier one still kept.
-      epoch: Math.floor(this.#deps.clock.now()),
+      // (`<conversation>:<epoch>:<seq>`) of an earlier one still kept; after an erasure
+      // also above the erased document's epoch (forgetContact records it).
+      epoch: Math.max(
+        Math.floor(this.#deps.clock.now()),
+        typeof floor === 'number' && Number.isSafeInteger(floor) ? floor : 0,
+      ),
       snapshot: null,
       pending: [],
       lastEffectSeq: 0,

@@ -1,12 +1,49 @@
 import { isCompiledMachine } from '../flows/compile-flow.js';
-import type { FlowEvent, RunnableFlow } from '../flows/contract.js';
+import type { Effect, FlowEvent, InboundMessage, RunnableFlow, Vars } from '../flows/contract.js';
 import type { ActorCache, LiveActor } from './actor-cache.js';
 import { APPLIED_KEPT, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { EffectExecutor } from './effect-executor.js';
 import type { EngineDeps } from './engine-deps.js';
-import { stepFlow } from './flow-runner.js';
+import { loadContactMemory } from './contact-memory.js';
+import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
+
+type OkStep = Extract<StepResult, { status: 'ok' }>;
+
+/** Sub-flow calls and returns followed within one event (a guard against loops). */
+const MAX_SUBFLOW_HOPS = 16;
+/** Deepest sub-flow nesting. */
+const MAX_STACK_DEPTH = 8;
+
+/**
+ * Whether a stored snapshot must go through the flow's version rule: another version,
+ * or (same version, e.g. a flow reloaded while editing) a state the machine lacks.
+ */
+function needsMigration(
+  flow: RunnableFlow,
+  doc: { readonly flowVersion: number; readonly state: string },
+): boolean {
+  if (doc.flowVersion !== flow.version) return true;
+  const top = doc.state.split('.')[0] ?? '';
+  if (top === '' || !isCompiledMachine(flow.machine)) return false;
+  return !Object.hasOwn(flow.machine.root.states, top);
+}
+
+/** `context.seq` of a compiled machine's persisted snapshot (0 when not readable). */
+function contextSeq(snapshot: unknown): number {
+  const seq: unknown = Reflect.get(Object(Reflect.get(Object(snapshot), 'context')), 'seq');
+  return typeof seq === 'number' ? seq : 0;
+}
+
+/** A persisted snapshot whose `context.seq` is at least `seq`. */
+function withSeqAtLeast(snapshot: unknown, seq: number): unknown {
+  if (typeof snapshot !== 'object' || snapshot === null) return snapshot;
+  const context: unknown = Reflect.get(snapshot, 'context');
+  if (typeof context !== 'object' || context === null || contextSeq(snapshot) >= seq)
+    return snapshot;
+  return { ...snapshot, context: { ...context, seq } };
+}
 
 /** A conversation document changed under us although we hold its lease. */
 export class ConversationConflictError extends Error {
@@ -84,6 +121,7 @@ export class ConversationRun {
           await this.#save();
           await this.#effects.flushHeld();
         }
+        this.#unwindForTrigger(payload.message);
         await this.#feed({ type: 'inbound.message', message: payload.message });
         return;
       }
@@ -126,6 +164,7 @@ export class ConversationRun {
     }
     // A fresh start in that flow: whatever ran before is left (its timers fire into nothing).
     this.dispose();
+    delete doc.stack;
     doc.flowId = flow.id;
     doc.flowVersion = flow.version;
     doc.snapshot = null;
@@ -197,8 +236,8 @@ export class ConversationRun {
     const doc = this.#doc;
     const flow = this.#flow();
     let snapshot = doc.snapshot;
-    if (snapshot !== null && doc.flowVersion !== flow.version)
-      snapshot = this.#migrate(flow, snapshot);
+    if (snapshot !== null && needsMigration(flow, doc)) snapshot = this.#migrate(flow, snapshot);
+    let memory: Vars | undefined;
     if (snapshot === null) {
       // Only a message from the contact, an explicit start or an external event begins one.
       if (
@@ -210,6 +249,8 @@ export class ConversationRun {
       doc.epoch += 1;
       doc.lastEffectSeq = -1;
       doc.ended = false;
+      delete doc.stack;
+      memory = await loadContactMemory(this.#deps.store, doc.contact.phone);
     }
     const live = snapshot === null ? undefined : this.#liveFor(flow, snapshot);
     if (live === undefined) this.dispose();
@@ -223,28 +264,201 @@ export class ConversationRun {
       contact: doc.contact,
       event,
       live,
+      memory,
     });
     this.#deps.emit('event', { conversationId: this.#id, event });
     if (step.status === 'error') {
-      this.#deps.logger.error('flow machine failed on an event; state unchanged', {
-        conversationId: this.#id,
-        event: event.type,
-        error: step.error instanceof Error ? step.error.message : String(step.error),
-      });
-      this.#deps.emit('error', { conversationId: this.#id, error: step.error });
+      this.#stepFailed(event.type, step.error);
       this.#markApplied();
       await this.#save();
       return;
     }
     this.#live = step.live;
-    doc.snapshot = step.snapshot;
-    doc.state = step.state;
-    doc.vars = step.context.vars;
-    doc.ended = step.context.ended;
-    doc.pending = step.context.outbox.filter((e) => e.seq > doc.lastEffectSeq);
+    let result: OkStep = step;
+    let effects = step.context.outbox.filter((e) => e.seq > doc.lastEffectSeq);
+    // Sub-flow calls and returns happen in this same write (bounded: a chain of hops
+    // within one event, e.g. a sub-flow that ends at once).
+    for (let hop = 0; hop < MAX_SUBFLOW_HOPS; hop++) {
+      const next = this.#subflowHop(result, effects);
+      if (next === undefined) break;
+      result = next.step;
+      effects = next.effects;
+    }
+    doc.snapshot = result.snapshot;
+    doc.state = result.state;
+    doc.vars = result.context.vars;
+    doc.ended = result.context.ended;
+    doc.pending = effects;
     this.#markApplied();
     await this.#save();
     await this.runPending();
+  }
+
+  /**
+   * A trigger keyword of a caller, typed while a sub-flow runs: the sub-flow (and any
+   * nested in it) is left, and the caller gets the message (its trigger routes it).
+   * The sub-flow's own triggers win.
+   */
+  #unwindForTrigger(message: InboundMessage): void {
+    const doc = this.#doc;
+    const stack = doc.stack ?? [];
+    if (stack.length === 0 || this.#flow().hasTrigger?.(message) === true) return;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const frame = stack[i];
+      if (frame === undefined) continue;
+      const caller = this.#deps.flows.get(frame.flowId);
+      if (caller?.hasTrigger?.(message) !== true) continue;
+      this.dispose();
+      // The caller numbers its effects after the sub-flow's (a send record id is its seq).
+      const used = Math.max(doc.lastEffectSeq, contextSeq(doc.snapshot));
+      doc.flowId = frame.flowId;
+      doc.flowVersion = frame.flowVersion;
+      doc.snapshot = withSeqAtLeast(frame.snapshot, used);
+      doc.state = frame.state;
+      const rest = stack.slice(0, i);
+      if (rest.length > 0) doc.stack = rest;
+      else delete doc.stack;
+      this.#deps.logger.info('a caller trigger left the sub-flow', {
+        conversationId: this.#id,
+        flow: frame.flowId,
+      });
+      return;
+    }
+  }
+
+  #stepFailed(eventType: string, error: unknown): void {
+    this.#deps.logger.error('flow machine failed on an event; state unchanged', {
+      conversationId: this.#id,
+      flow: this.#doc.flowId,
+      event: eventType,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    this.#deps.emit('error', { conversationId: this.#id, error });
+  }
+
+  /**
+   * After a step: a `flow.call` starts the sub-flow (the caller's snapshot is pushed on
+   * the document's stack); a sub-flow that ended returns to its caller (popped) with
+   * `subflow.done`. Returns the new step and effects, or undefined when nothing to do.
+   */
+  #subflowHop(
+    result: OkStep,
+    effects: readonly Effect[],
+  ): { step: OkStep; effects: Effect[] } | undefined {
+    const doc = this.#doc;
+    const call = result.context.outbox.find(
+      (e): e is Extract<Effect, { kind: 'flow.call' }> =>
+        e.kind === 'flow.call' && e.seq > doc.lastEffectSeq,
+    );
+    const stack = doc.stack ?? [];
+    if (call !== undefined && !stack.some((f) => f.requestId === call.requestId)) {
+      const child = this.#deps.flows.get(call.flowId);
+      const callerFlow = this.#flow();
+      const answer = (error: string): { step: OkStep; effects: Effect[] } | undefined =>
+        this.#resume(callerFlow, result.snapshot, effects, {
+          type: 'subflow.done',
+          requestId: call.requestId,
+          vars: {},
+          seq: result.context.seq,
+          error,
+        });
+      if (child === undefined) return answer(`no flow "${call.flowId}" in this bot`);
+      if (stack.length >= MAX_STACK_DEPTH)
+        return answer(`sub-flows nest deeper than ${MAX_STACK_DEPTH}`);
+      this.dispose();
+      const started = stepFlow({
+        machine: child.machine,
+        snapshot: null,
+        conversationId: this.#id,
+        contact: doc.contact,
+        event: { type: 'conversation.start', vars: call.input, seq: result.context.seq },
+        memory: result.context.memory,
+      });
+      if (started.status === 'error') {
+        this.#stepFailed('conversation.start', started.error);
+        return answer(`sub-flow ${call.flowId} failed to start`);
+      }
+      doc.stack = [
+        ...stack,
+        {
+          flowId: doc.flowId,
+          flowVersion: doc.flowVersion,
+          snapshot: result.snapshot,
+          state: result.state,
+          requestId: call.requestId,
+        },
+      ];
+      doc.flowId = child.id;
+      doc.flowVersion = child.version;
+      this.#live = started.live;
+      return {
+        step: started,
+        effects: [...effects, ...started.context.outbox.filter((e) => e.seq > doc.lastEffectSeq)],
+      };
+    }
+    const frame = stack.at(-1);
+    if (!result.context.ended || frame === undefined) return undefined;
+    const caller = this.#deps.flows.get(frame.flowId);
+    if (caller === undefined) {
+      this.#deps.logger.error('the caller of a sub-flow is gone; the conversation ends', {
+        conversationId: this.#id,
+        flow: frame.flowId,
+      });
+      delete doc.stack;
+      return undefined;
+    }
+    // The sub-flow's end is its return, not the conversation's.
+    const ownEnd = new Set(result.context.outbox.filter((e) => e.kind === 'end').map((e) => e.seq));
+    const kept = effects.filter((e) => !ownEnd.has(e.seq));
+    const rest = stack.slice(0, -1);
+    if (rest.length > 0) doc.stack = rest;
+    else delete doc.stack;
+    this.dispose();
+    doc.flowId = frame.flowId;
+    doc.flowVersion = frame.flowVersion;
+    let snapshot = frame.snapshot;
+    if (needsMigration(caller, { flowVersion: frame.flowVersion, state: frame.state }))
+      snapshot = this.#migrate(caller, snapshot, frame.flowVersion);
+    return this.#resume(caller, snapshot, kept, {
+      type: 'subflow.done',
+      requestId: frame.requestId,
+      vars: result.context.vars,
+      ...(result.context.memory === undefined ? {} : { memory: result.context.memory }),
+      seq: result.context.seq,
+    });
+  }
+
+  /** Feeds a caller its sub-flow's answer. */
+  #resume(
+    caller: RunnableFlow,
+    snapshot: unknown,
+    effects: readonly Effect[],
+    event: FlowEvent,
+  ): { step: OkStep; effects: Effect[] } | undefined {
+    const doc = this.#doc;
+    const live = this.#live?.machine === caller.machine ? this.#live : undefined;
+    if (live === undefined) this.dispose();
+    doc.flowId = caller.id;
+    doc.flowVersion = caller.version;
+    const step = stepFlow({
+      machine: caller.machine,
+      snapshot,
+      conversationId: this.#id,
+      contact: doc.contact,
+      event,
+      live,
+    });
+    this.#deps.emit('event', { conversationId: this.#id, event });
+    if (step.status === 'error') {
+      this.#stepFailed(event.type, step.error);
+      this.#live = undefined;
+      return undefined;
+    }
+    this.#live = step.live;
+    return {
+      step,
+      effects: [...effects, ...step.context.outbox.filter((e) => e.seq > doc.lastEffectSeq)],
+    };
   }
 
   /** Records the item being applied (once; the oldest ids beyond the bound are dropped). */
@@ -275,8 +489,7 @@ export class ConversationRun {
     return this.#deps.flows.get(this.#doc.flowId) ?? this.#deps.entry;
   }
 
-  #migrate(flow: RunnableFlow, snapshot: unknown): unknown {
-    const from = this.#doc.flowVersion;
+  #migrate(flow: RunnableFlow, snapshot: unknown, from = this.#doc.flowVersion): unknown {
     this.#deps.logger.info('flow version changed', {
       conversationId: this.#id,
       from,

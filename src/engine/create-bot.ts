@@ -9,6 +9,7 @@ import { expressCallbackRouter } from '../ingest/express-adapter.js';
 import { conversationOf, toInboxItem } from '../ingest/normalize.js';
 import { Poller } from '../ingest/poller.js';
 import { checkBotOptions } from './check-options.js';
+import { forgetContact } from './contact-memory.js';
 import { ConversationProcessor } from './conversation-processor.js';
 import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -49,7 +50,10 @@ const TURN_SLICE_MS = 2;
  * await bot.start();
  */
 export function createBot(options: BotOptions): Bot {
-  const { flows, entry } = checkBotOptions(options);
+  const checked = checkBotOptions(options);
+  // Mutable for reloadFlows: the engine reads both at every event.
+  const flows = new Map(checked.flows);
+  let entry = checked.entry;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   // Every store is guarded: an outage is one typed error, logged once (guarded-store.ts).
@@ -74,7 +78,9 @@ export function createBot(options: BotOptions): Bot {
     clock,
     logger,
     flows,
-    entry,
+    get entry() {
+      return entry;
+    },
     handlers: options.handlers ?? {},
     handlerTimeoutMs: options.handlerTimeoutMs ?? 10_000,
     dedupTtlMs: options.dedupTtlMs ?? 7 * DAY_MS,
@@ -229,6 +235,41 @@ export function createBot(options: BotOptions): Bot {
     runDueTimers() {
       return scheduler.track(runDueTimers(deps));
     },
+    reloadFlows(next, reloadOptions = {}) {
+      let result: ReturnType<typeof checkBotOptions>;
+      try {
+        result = checkBotOptions({
+          ...options,
+          flows: next,
+          ...(reloadOptions.entry === undefined ? {} : { entry: reloadOptions.entry }),
+        });
+      } catch (error) {
+        return {
+          status: 'invalid',
+          message: error instanceof Error ? error.message : String(error),
+        };
+      }
+      const before = new Map([...flows].map(([id, f]) => [id, f.version]));
+      flows.clear();
+      for (const [id, f] of result.flows) flows.set(id, f);
+      entry = result.entry;
+      // Cached actors run the old machines (they are not reused anyway: machine identity).
+      processor.clear();
+      const changed = [...result.flows.values()]
+        .filter((f) => before.get(f.id) !== undefined)
+        .map((f) => ({ id: f.id, from: before.get(f.id) ?? f.version, to: f.version }));
+      logger.info('flows reloaded', { flows: [...flows.keys()], entry: entry.id });
+      return { status: 'ok', flows: [...flows.keys()], entry: entry.id, changed };
+    },
+    async forget(phone) {
+      const result = await scheduler.track(forgetContact(store, phone));
+      processor.clear();
+      logger.info('contact forgotten', {
+        conversations: result.conversations.length,
+        memory: result.memory,
+      });
+      return result;
+    },
     async inspect(conversationId) {
       const loaded = await processor.load(conversationId);
       if (loaded === undefined) return undefined;
@@ -243,6 +284,7 @@ export function createBot(options: BotOptions): Bot {
         lastInboundAt: doc.lastInboundAt,
         ended: doc.ended,
         heldSends: doc.heldSends.length,
+        callers: (doc.stack ?? []).map((f) => `${f.flowId}.${f.state}`),
       };
       return view;
     },

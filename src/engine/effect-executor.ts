@@ -1,6 +1,7 @@
 import type { FlowEvent } from '../flows/contract.js';
 import type { ConversationDoc } from './conversation-doc.js';
 import { SERVICE_WINDOW_MS, type EngineDeps } from './engine-deps.js';
+import { saveContactMemory } from './contact-memory.js';
 import { runHandler } from './run-handler.js';
 import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
 import type { z } from 'zod';
@@ -92,6 +93,23 @@ export class EffectExecutor {
         doc.snapshot = null;
         doc.ended = true;
         return 'ended';
+      case 'flow.call':
+        // Carried out when the event was fed (the sub-flow started in the same write).
+        return 'started';
+      case 'memory.set':
+        await saveContactMemory(this.#deps.store, doc.contact.phone, effect.values);
+        return 'saved';
+      case 'flow.error':
+        this.#deps.logger.error('flow took its error path', {
+          conversationId: id,
+          flow: doc.flowId,
+          state: effect.state,
+          contactId: doc.contact.id,
+          code: effect.code,
+          detail: effect.message,
+          target: effect.target,
+        });
+        return 'logged';
     }
   }
 

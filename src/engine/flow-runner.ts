@@ -1,6 +1,6 @@
 import { createActor, type AnyStateMachine, type Snapshot, type StateValue } from 'xstate';
 import { isCompiledMachine } from '../flows/compile-flow.js';
-import type { ContactInfo, FlowContext, FlowEvent } from '../flows/contract.js';
+import type { ContactInfo, FlowContext, FlowEvent, Vars } from '../flows/contract.js';
 import type { CompiledContext } from '../flows/machine-context.js';
 import type { LiveActor } from './actor-cache.js';
 import { FlowContextSchema } from './schemas.js';
@@ -29,6 +29,8 @@ export interface StepInput {
   readonly conversationId: string;
   readonly contact: ContactInfo;
   readonly event: FlowEvent;
+  /** Contact memory given to a new actor (ignored when restoring a snapshot). */
+  readonly memory?: Vars | undefined;
   /** A running actor of `machine` whose persisted snapshot is `snapshot` (skips restoring). */
   readonly live?: LiveActor | undefined;
 }
@@ -71,6 +73,7 @@ export function stepFlow(input: StepInput): StepResult {
           seq: context.seq,
           vars: context.vars,
           ended: context.ended,
+          ...(context.memory === undefined ? {} : { memory: context.memory }),
         },
         state,
         ...(keep ? { live } : {}),
@@ -94,7 +97,11 @@ export function stepFlow(input: StepInput): StepResult {
 }
 
 function startActor(input: StepInput): LiveActor {
-  const flowInput = { conversationId: input.conversationId, contact: input.contact };
+  const flowInput = {
+    conversationId: input.conversationId,
+    contact: input.contact,
+    ...(input.memory === undefined ? {} : { memory: input.memory }),
+  };
   const actor =
     input.snapshot === undefined || input.snapshot === null
       ? createActor(input.machine, { input: flowInput })

@@ -1,6 +1,7 @@
 import { scheduleOn } from '../core/clock.js';
 import type { ContactInfo, FlowEvent, Vars } from '../flows/contract.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { ReadOnlyApi } from './types.js';
 import { VarsSchema } from './schemas.js';
 
 /** One `call` effect to run. */
@@ -47,7 +48,7 @@ export async function runHandler(deps: EngineDeps, call: HandlerCall): Promise<F
         vars: call.vars,
         contact: call.contact,
         conversationId: call.conversationId,
-        api: deps.client,
+        api: readOnlyApi(deps),
         logger,
         signal: controller.signal,
       }),
@@ -93,4 +94,18 @@ export async function runHandler(deps: EngineDeps, call: HandlerCall): Promise<F
     cancelTimer?.();
     deps.stopSignal.removeEventListener('abort', onStop);
   }
+}
+
+/** The handlers' view of the client: reads and media downloads, never sends. */
+function readOnlyApi(deps: EngineDeps): ReadOnlyApi {
+  const client = deps.client;
+  return {
+    listConversations: (options) => client.listConversations(options),
+    listMessages: (conversationId, options) => client.listMessages(conversationId, options),
+    getMessage: (messageId) => client.getMessage(messageId),
+    downloadMedia: (mediaId) =>
+      client.downloadMedia === undefined
+        ? Promise.reject(new Error("this bot's API client cannot download media"))
+        : client.downloadMedia(mediaId),
+  };
 }

@@ -25,6 +25,8 @@ export const InboundMessageSchema = z.object({
       availability: MediaAvailability,
       id: z.string().exactOptional(),
       downloadPath: z.string().exactOptional(),
+      mimeType: z.string().exactOptional(),
+      caption: z.string().exactOptional(),
     })
     .exactOptional(),
   location: z
@@ -83,10 +85,38 @@ export const EffectSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('timer.cancel'), seq, name: z.string() }),
   z.object({ kind: z.literal('handoff.request'), seq, reason: z.string().exactOptional() }),
   z.object({ kind: z.literal('end'), seq }),
+  z.object({
+    kind: z.literal('flow.call'),
+    seq,
+    flowId: z.string(),
+    requestId: z.string(),
+    input: VarsSchema,
+  }),
+  z.object({ kind: z.literal('memory.set'), seq, values: VarsSchema }),
+  z.object({
+    kind: z.literal('flow.error'),
+    seq,
+    state: z.string(),
+    code: z.string(),
+    message: z.string(),
+    target: z.string().nullable(),
+  }),
 ]);
 
 export const FlowEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('conversation.start'), vars: VarsSchema.exactOptional() }),
+  z.object({
+    type: z.literal('conversation.start'),
+    vars: VarsSchema.exactOptional(),
+    seq: z.number().int().exactOptional(),
+  }),
+  z.object({
+    type: z.literal('subflow.done'),
+    requestId: z.string(),
+    vars: VarsSchema,
+    memory: VarsSchema.exactOptional(),
+    seq,
+    error: z.string().exactOptional(),
+  }),
   z.object({ type: z.literal('external.event'), name: z.string(), data: VarsSchema }),
   z.object({ type: z.literal('inbound.message'), message: InboundMessageSchema }),
   z.object({

@@ -6,15 +6,17 @@
  * the rest and for every error message.
  *
  * Format versions (`v`): 1 = no `v` field (written before exactly-once application: no
- * applied-item record, read as an empty one); 2 = `v: 2` with `applied`. A document of a
- * newer format than {@link STORED_DOC_VERSION} is refused with an error saying so.
+ * applied-item record, read as an empty one); 2 = `v: 2` with `applied`; 3 = a sub-flow
+ * call `stack` (written only while a sub-flow runs, so that an older worker refuses the
+ * document instead of dropping the stack). A document of a newer format than
+ * {@link STORED_DOC_VERSION} is refused with an error saying so.
  */
 import { z } from 'zod';
 import { ConversationDocSchema, type ConversationDoc } from './conversation-doc.js';
 import { ContactInfoSchema, EffectSchema, SendEffectSchema, VarsSchema } from './schemas.js';
 
 /** The stored format this code writes. */
-export const STORED_DOC_VERSION = 2;
+export const STORED_DOC_VERSION = 3;
 
 const StoredDocSchema = ConversationDocSchema.extend({
   v: z.number().int().min(1).max(STORED_DOC_VERSION).exactOptional(),
@@ -82,8 +84,9 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
  */
 export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<string, unknown> {
   const context = objectAt(doc.snapshot, 'context');
+  const stack = doc.stack ?? [];
   const stored: Record<string, unknown> = {
-    v: STORED_DOC_VERSION,
+    v: stack.length > 0 ? 3 : 2,
     flowId: doc.flowId,
     flowVersion: doc.flowVersion,
     epoch: doc.epoch,
@@ -102,6 +105,7 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.pending.length > 0) stored['pending'] = doc.pending;
   if (doc.heldSends.length > 0) stored['heldSends'] = doc.heldSends;
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
+  if (stack.length > 0) stored['stack'] = stack;
   return stored;
 }
 
@@ -121,7 +125,8 @@ function readCommon(value: unknown): ConversationDoc | undefined {
     typeof v['state'] !== 'string' ||
     typeof v['ended'] !== 'boolean' ||
     !emptyOrAbsent(v, 'pending') ||
-    !emptyOrAbsent(v, 'heldSends')
+    !emptyOrAbsent(v, 'heldSends') ||
+    Object.hasOwn(v, 'stack')
   ) {
     return undefined;
   }

@@ -4,6 +4,7 @@
  */
 import type { Router } from 'express';
 import type { SendResult } from '../api/send-result.js';
+import type { MediaDownload } from '../api/media-download.js';
 import type { Page } from '../api/client.js';
 import type { PageCursor } from '../api/pagination.js';
 import type { Conversation, Message, OutboundStatus } from '../api/resources.js';
@@ -13,6 +14,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { EventTarget, ExternalEventOptions, ExternalEventResult } from './external-events.js';
+import type { ForgetResult } from './contact-memory.js';
 import type {
   ContactInfo,
   Effect,
@@ -34,10 +36,21 @@ export interface EngineClient {
     options?: { limit?: number; before?: PageCursor },
   ): Promise<Page<Message>>;
   getMessage(messageId: string): Promise<Message>;
+  /** `GET /v1/media/:id` holding one of the 8 media stream slots (the real client has it). */
+  downloadMedia?(mediaId: string): Promise<MediaDownload>;
 }
 
-/** The read-only client given to handlers (no sends: sends are flow effects). */
-export type ReadOnlyApi = Pick<EngineClient, 'listConversations' | 'listMessages' | 'getMessage'>;
+/**
+ * The read-only client given to handlers (no sends: sends are flow effects). A media
+ * answer of an `ask` (its id in the variable) is downloaded with `downloadMedia`; the
+ * download holds one of the 8 media stream slots until its stream ends or is released.
+ */
+export type ReadOnlyApi = Pick<
+  EngineClient,
+  'listConversations' | 'listMessages' | 'getMessage'
+> & {
+  downloadMedia(mediaId: string): Promise<MediaDownload>;
+};
 
 /** What a handler receives. */
 export interface HandlerContext {
@@ -192,7 +205,25 @@ export interface ConversationView {
   readonly ended: boolean;
   /** Sends held until the window opens again. */
   readonly heldSends: number;
+  /** While a sub-flow runs: its callers as `flowId.state`, outermost first. */
+  readonly callers: readonly string[];
 }
+
+/** Outcome of {@link Bot.reloadFlows}. */
+export type ReloadResult =
+  | {
+      readonly status: 'ok';
+      readonly flows: readonly string[];
+      readonly entry: string;
+      /** Flows that existed before, with their old and new versions. */
+      readonly changed: readonly {
+        readonly id: string;
+        readonly from: number;
+        readonly to: number;
+      }[];
+    }
+  /** The new flows were refused (nothing changed); the message says why. */
+  | { readonly status: 'invalid'; readonly message: string };
 
 /** A raw callback request, framework-free. */
 export interface RawCallbackRequest {
@@ -266,6 +297,22 @@ export interface Bot {
   /** Fires every due timer now; returns how many fired. */
   runDueTimers(): Promise<number>;
   inspect(conversationId: string): Promise<ConversationView | undefined>;
+  /**
+   * Replaces the bot's flows while it runs (hot reload, e.g. from the studio). The new set
+   * is checked like `createBot`'s (handlers, sub-flows, entry); when refused nothing
+   * changes. Running conversations move to the new version at their next event: one
+   * whose state still exists continues there; one whose state was removed continues in
+   * the flow's `migrate:` target for it, or its `start` (see `migrateSnapshot`).
+   * @example
+   * const r = bot.reloadFlows([compileFlow(edited)]);
+   * if (r.status === 'invalid') console.error(r.message);
+   */
+  reloadFlows(flows: readonly RunnableFlow[], options?: { readonly entry?: string }): ReloadResult;
+  /**
+   * Erasure of a contact: its contact memory, its conversation documents and their
+   * waiting events (see `forgetContact`; the CLI is `switchboard forget <phone>`).
+   */
+  forget(phone: string): Promise<ForgetResult>;
   /** Resolves when no work is queued or in flight. */
   idle(): Promise<void>;
   /**

@@ -1,12 +1,19 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
-import { parseDuration } from '../core/duration.js';
-import { FLOW_EVENT_TYPES, type FlowEvent, type FlowInput, type RunnableFlow } from './contract.js';
-import { decide } from './decide.js';
+import {
+  FLOW_EVENT_TYPES,
+  type FlowEvent,
+  type FlowInput,
+  type RunnableFlow,
+  type Vars,
+} from './contract.js';
+import { sayItems } from './content-schema.js';
+import { decide, triggerTarget } from './decide.js';
 import { FlowError } from './flow-error.js';
-import { enterState, leaveState, type FlowRuntime } from './flow-runtime.js';
+import { autoTarget, enterState, leaveState, runtimeOf, type FlowRuntime } from './flow-runtime.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
 import { structuralDiagnostics } from './lint-structure.js';
-import { toWork, type CompiledContext } from './machine-context.js';
+import { assignVars, flushMemory, toWork, type CompiledContext } from './machine-context.js';
+import { migrateSnapshot } from './migrate-snapshot.js';
 
 /** Name of the waiting pre-state (cannot clash: state names start with a letter). */
 export const IDLE_STATE = '_idle';
@@ -55,8 +62,26 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
     version: flow.version,
     machine: buildMachine(rt),
     handlers: handlerNames(flow),
-    onVersionChange: options.onVersionChange ?? { kind: 'restart' },
+    onVersionChange: options.onVersionChange ?? {
+      kind: 'migrate',
+      migrate: (persisted) => migrateSnapshot(flow, persisted),
+    },
+    subflows: subflowNames(flow),
+    hasTrigger: (message) => triggerTarget(rt, message) !== undefined,
   };
+}
+
+/** The initial `memory` field: absent when empty (small snapshots). */
+function memoryOf(defaults: Vars, given: Vars | undefined): { memory?: Vars } {
+  const memory = { ...defaults, ...given };
+  return Object.keys(memory).length === 0 ? {} : { memory };
+}
+
+/** Ids of the flows a flow runs as sub-flows, sorted. */
+export function subflowNames(flow: FlowDefinition): string[] {
+  const names = new Set<string>();
+  for (const s of Object.values(flow.states)) if (s.subflow !== undefined) names.add(s.subflow.use);
+  return [...names].sort();
 }
 
 /** Every handler a flow may call (`call.handler`, `handoff.notify`), sorted. */
@@ -67,21 +92,6 @@ export function handlerNames(flow: FlowDefinition): string[] {
     if (s.handoff?.notify !== undefined) names.add(s.handoff.notify);
   }
   return [...names].sort();
-}
-
-function ms(text: string): number {
-  const r = parseDuration(text);
-  return r.status === 'valid' ? r.ms : 0;
-}
-
-function runtimeOf(def: FlowDefinition): FlowRuntime {
-  const timeoutMs: Record<string, number> = {};
-  const callTimeoutMs: Record<string, number> = {};
-  for (const [name, s] of Object.entries(def.states)) {
-    if (s.timeout !== undefined) timeoutMs[name] = ms(s.timeout.after);
-    if (s.call !== undefined) callTimeoutMs[name] = ms(s.call.timeout);
-  }
-  return { def, timeoutMs, callTimeoutMs };
 }
 
 function buildMachine(rt: FlowRuntime): AnyStateMachine {
@@ -98,6 +108,8 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
         return d.kind === 'goto' && d.target === params.to;
       },
       failedTo: ({ context }, params: { to: string }) => context.failed === params.to,
+      autoTo: ({ context }, params: { from: string; to: string }) =>
+        context.failed === null && autoTarget(rt, params.from, toWork(context)) === params.to,
     },
     actions: {
       step: assign(({ context, event }, params: { from: string | null }) => {
@@ -105,18 +117,22 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
         w.outbox = [];
         const d = decide(rt, params.from, w, event);
         if (d.kind === 'goto') {
+          if (d.seq !== undefined) w.seq = Math.max(w.seq, d.seq);
           if (params.from !== null) leaveState(w);
-          if (d.vars !== undefined) Object.assign(w.vars, d.vars);
+          assignVars(w, d.vars);
+          d.before?.(w);
           if (d.error !== undefined) w.lastError = d.error;
           if (d.sendFailure === true) w.sendFailureSeq = w.seq;
         } else if (d.kind === 'stay') {
           d.apply(w);
         }
+        flushMemory(context.memory, w);
         return w;
       }),
       enter: assign(({ context }, params: { state: string }) => {
         const w = toWork(context);
         enterState(rt, w, params.state);
+        flushMemory(context.memory, w);
         return w;
       }),
       settle: assign(({ context }) => {
@@ -149,7 +165,10 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
     const s = rt.def.states[name];
     if (s === undefined) continue;
     const entry = { type: 'enter' as const, params: { state: name } };
-    if (s.final === true) {
+    // A final state that pauses (`delay:`) stays an ordinary node until its last message:
+    // an XState final node would take no more events (the delay's timer).
+    const pauses = sayItems(s.say).some((item) => item.delay !== undefined);
+    if (s.final === true && !pauses) {
       states[name] = { type: 'final', entry };
       continue;
     }
@@ -162,11 +181,21 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
         actions: 'settle',
       });
     }
-    if (s.goto !== undefined) always.push({ target: s.goto, actions: 'settle' });
+    const autos = new Set([
+      ...(s.goto === undefined ? [] : [s.goto]),
+      ...(s.branch ?? []).map((b) => b.goto),
+    ]);
+    for (const to of autos)
+      always.push({
+        guard: { type: 'autoTo', params: { from: name, to } },
+        target: to,
+        actions: 'settle',
+      });
     states[name] = { entry, on: routed(name), ...(always.length > 0 ? { always } : {}) };
   }
 
   const initialVars = { ...(rt.def.vars ?? {}) };
+  const initialMemory = { ...(rt.def.contact ?? {}) };
   // The states object is built from data, so its literal types cannot be checked here;
   // every action and guard it names is declared in setup() above.
   const machine = machineSetup.createMachine({
@@ -185,6 +214,7 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
       lastError: null,
       failed: null,
       humanOwned: false,
+      ...memoryOf(initialMemory, input.memory),
     }),
     states: states as never,
   });

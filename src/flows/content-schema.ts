@@ -29,6 +29,30 @@ export const VarName = z
   })
   .describe('Name of a flow variable.');
 
+/**
+ * Where a value can be stored: a flow variable, or a field of the contact's memory
+ * (`contact.language`), kept across conversations of the same contact.
+ */
+export const VarTarget = z
+  .string()
+  .regex(/^(?:contact\.)?[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+    error:
+      'must be a variable name (letters, digits, "_"; no "-") or contact.<name> for contact memory',
+  })
+  .refine((v) => v !== 'contact' && v !== 'error', {
+    error: '"contact" and "error" are reserved names',
+  })
+  .describe('A flow variable, or contact.<name> (contact memory).');
+
+/** A duration such as `500ms`, `30s`, `10m`, `25h` or `2d`; never zero. */
+export const DurationSchema = z
+  .string()
+  .regex(/^\d+(ms|s|m|h|d)$/, { error: 'must be a duration such as 500ms, 30s, 10m, 25h or 2d' })
+  .refine((v) => !/^0+(ms|s|m|h|d)$/.test(v), {
+    error: 'must be longer than zero (a zero duration never waits; remove the rule instead)',
+  })
+  .describe('A duration: a whole number (above 0) followed by ms, s, m, h or d.');
+
 /** JSON value of a flow variable. */
 export const VarValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -102,7 +126,7 @@ export const CONTENT_KEYS = [
   'contact',
 ] as const;
 
-/** One outbound message: exactly one content key, plus an optional window rule. */
+/** One outbound message: exactly one content key, plus an optional window rule and delay. */
 export const MessageItemSchema = z
   .strictObject({
     text: z.string().optional().describe('Text body (1 to 4,096 characters).'),
@@ -126,15 +150,27 @@ export const MessageItemSchema = z
       .optional(),
     contact: ContactCardSchema.optional().describe('One contact card (spec 4.5.3).'),
     window: WindowRuleSchema.optional(),
+    delay: DurationSchema.optional().describe(
+      'A pause before this message (a durable timer; in a state `say` only). Alone: just a pause.',
+    ),
   })
   .superRefine((item, ctx) => {
     const keys = CONTENT_KEYS.filter((k) => item[k] !== undefined);
+    if (keys.length === 0 && item.delay !== undefined) {
+      if (item.window !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['window'],
+          message: 'a pause sends nothing: window does not apply',
+        });
+      return;
+    }
     if (keys.length !== 1) {
       ctx.addIssue({
         code: 'custom',
         message:
           keys.length === 0
-            ? `a message needs one of ${CONTENT_KEYS.join(', ')}`
+            ? `a message needs one of ${CONTENT_KEYS.join(', ')} (or delay: for a pause)`
             : `a message has exactly one content key; found ${keys.join(', ')}`,
       });
     }

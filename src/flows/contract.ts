@@ -57,6 +57,9 @@ export interface InboundMessage {
     readonly availability: MediaAvailability;
     readonly id?: string;
     readonly downloadPath?: string;
+    /** When the API says it (the sandbox does). */
+    readonly mimeType?: string;
+    readonly caption?: string;
   };
   readonly location?: {
     readonly latitude: number;
@@ -85,8 +88,23 @@ export type WindowRule =
 
 /** Events the engine sends to a flow machine. */
 export type FlowEvent =
-  /** Starts the flow (from `bot.start`, with initial variables). */
-  | { readonly type: 'conversation.start'; readonly vars?: Vars }
+  /**
+   * Starts the flow (from `bot.start`, with initial variables; or as a sub-flow, with its
+   * inputs and the caller's effect seq to continue numbering from).
+   */
+  | { readonly type: 'conversation.start'; readonly vars?: Vars; readonly seq?: number }
+  /** A sub-flow this flow called ended (or could not run: `error`). */
+  | {
+      readonly type: 'subflow.done';
+      readonly requestId: string;
+      /** The sub-flow's variables when it ended (the caller takes its `output`s). */
+      readonly vars: Vars;
+      /** Contact memory as the sub-flow left it. */
+      readonly memory?: Vars;
+      /** The sub-flow's last effect seq: numbering continues after it. */
+      readonly seq: number;
+      readonly error?: string;
+    }
   /** A named event from outside (`bot.notify`, `POST /events`), with its data. */
   | { readonly type: 'external.event'; readonly name: string; readonly data: Vars }
   | { readonly type: 'inbound.message'; readonly message: InboundMessage }
@@ -126,6 +144,7 @@ export type FlowEventType = FlowEvent['type'];
 /** Every flow event type, for machines that list them (and for metrics labels). */
 export const FLOW_EVENT_TYPES: readonly FlowEventType[] = [
   'conversation.start',
+  'subflow.done',
   'external.event',
   'inbound.message',
   'handler.done',
@@ -166,7 +185,29 @@ export type Effect =
   /** The flow asked for a person; the engine notes it and logs it (notification is a `call`). */
   | { readonly kind: 'handoff.request'; readonly seq: number; readonly reason?: string }
   /** The conversation reached a final state; the engine may forget its snapshot. */
-  | { readonly kind: 'end'; readonly seq: number };
+  | { readonly kind: 'end'; readonly seq: number }
+  /** Run flow `flowId` as a sub-flow; it answers with `subflow.done { requestId }`. */
+  | {
+      readonly kind: 'flow.call';
+      readonly seq: number;
+      readonly flowId: string;
+      readonly requestId: string;
+      readonly input: Vars;
+    }
+  /** Contact memory changed: store these values (all of them) for the contact. */
+  | { readonly kind: 'memory.set'; readonly seq: number; readonly values: Vars }
+  /**
+   * The flow took its error path (unknown handler outcome, handler error without the
+   * state's own `onError`): the engine logs one error line and counts it.
+   */
+  | {
+      readonly kind: 'flow.error';
+      readonly seq: number;
+      readonly state: string;
+      readonly code: string;
+      readonly message: string;
+      readonly target: string | null;
+    };
 
 export type EffectKind = Effect['kind'];
 
@@ -178,6 +219,9 @@ export const EFFECT_KINDS: readonly EffectKind[] = [
   'timer.cancel',
   'handoff.request',
   'end',
+  'flow.call',
+  'memory.set',
+  'flow.error',
 ];
 
 /** The context shape every flow machine keeps (extra fields are allowed). */
@@ -186,12 +230,16 @@ export interface FlowContext {
   readonly seq: number;
   readonly vars: Vars;
   readonly ended: boolean;
+  /** Contact memory (compiled flows); the engine hands it to a sub-flow. */
+  readonly memory?: Vars | undefined;
 }
 
 /** Input given to a flow machine when a conversation starts. */
 export interface FlowInput {
   readonly conversationId: string;
   readonly contact: ContactInfo;
+  /** The contact's memory (`contact.<name>` values kept across conversations). */
+  readonly memory?: Vars;
 }
 
 /**
@@ -211,6 +259,13 @@ export interface RunnableFlow {
   readonly machine: AnyStateMachine;
   /** Handler names the flow may call (for configuration checks at start). */
   readonly handlers: readonly string[];
+  /** Ids of the flows it runs as sub-flows (they must be among the bot's flows). */
+  readonly subflows?: readonly string[];
+  /**
+   * Whether a message is one of the flow's trigger keywords: while a sub-flow runs, a
+   * caller's trigger ends the sub-flow and is handled by the caller.
+   */
+  readonly hasTrigger?: (message: InboundMessage) => boolean;
   /**
    * What to do with a snapshot persisted under another version of this flow:
    * `restart` drops it and starts the conversation again; `migrate` returns a new

@@ -1,11 +1,23 @@
 import type { FlowEvent, InboundMessage, Vars } from './contract.js';
-import type { StateDef } from './flow-schema.js';
-import { errorTarget, menuRows, prompt, say, stateOf, type FlowRuntime } from './flow-runtime.js';
-import type { RecordedError, Work } from './machine-context.js';
+import type { MenuDef, StateDef } from './flow-schema.js';
+import {
+  applySet,
+  continueEntry,
+  errorTarget,
+  menuRows,
+  prompt,
+  say,
+  startTimeout,
+  stateOf,
+  translate,
+  type FlowRuntime,
+} from './flow-runtime.js';
+import { assignVar, emit, type RecordedError, type Work } from './machine-context.js';
 import { decodeOptionId } from './option-id.js';
 import { decideExternal, decideReminder } from './proactive-runtime.js';
-import { matchesAny } from './text-match.js';
-import { validateAnswer } from './validate-answer.js';
+import type { DynamicRow } from './render.js';
+import { matchesAny, normalizeText } from './text-match.js';
+import { captureAnswer, isNonTextKind } from './validate-answer.js';
 
 /**
  * What an event does in a state, decided by a pure function. The compiled machine asks
@@ -21,6 +33,10 @@ export type Decision =
       readonly error?: RecordedError;
       /** Routing on a send failure: later failures of earlier sends are ignored. */
       readonly sendFailure?: true;
+      /** Effect numbering continues after this seq (a sub-flow used the ones before). */
+      readonly seq?: number;
+      /** Applied to the working copy after leaving the state, before entering the target. */
+      readonly before?: (w: Work) => void;
     }
   | { readonly kind: 'stay'; readonly apply: (w: Work) => void }
   | { readonly kind: 'ignore' };
@@ -29,40 +45,38 @@ const IGNORE: Decision = { kind: 'ignore' };
 
 /** The pre-state before the first event: `null` state name. */
 export function decide(rt: FlowRuntime, name: string | null, w: Work, event: FlowEvent): Decision {
-  if (name === null) return decideIdle(rt, event);
+  if (name === null) return decideIdle(rt, w, event);
   const state = stateOf(rt, name);
   switch (event.type) {
     case 'conversation.start':
       return IGNORE;
+    case 'subflow.done':
+      return decideSubflowDone(rt, name, state, w, event);
     case 'external.event':
       return decideExternal(rt, name, event);
     case 'inbound.message':
-      return decideInbound(rt, name, state, w, event.message);
+      return decideInbound(rt, name, state, w, event.message, false);
     case 'handler.done': {
       if (event.requestId !== w.pending) return IGNORE;
       if (state.call === undefined) return stay((x) => mergeVars(x, event.vars));
       const target = state.call.outcomes[event.outcome];
       if (target !== undefined) return goto(target, event.vars);
-      return toError(errorTarget(rt, name), {
+      return toFlowError(name, errorTarget(rt, name), {
         code: 'unknown_outcome',
-        message: `handler ${event.handler} returned unknown outcome "${event.outcome}"`,
+        message: `handler ${event.handler} returned outcome "${event.outcome}", which state ${name} does not list (it lists ${Object.keys(state.call.outcomes).join(', ')})`,
       });
     }
     case 'handler.error': {
       if (event.requestId !== w.pending) return IGNORE;
       const error = { code: event.reason, message: `handler ${event.handler}: ${event.message}` };
       if (state.call === undefined) return stay((x) => record(x, error));
-      const target =
-        event.reason === 'timeout'
-          ? (state.call.onTimeout ?? errorTarget(rt, name))
-          : errorTarget(rt, name);
-      return toError(target, error);
+      if (event.reason === 'timeout' && state.call.onTimeout !== undefined)
+        return toError(state.call.onTimeout, error);
+      if (state.call.onError !== undefined) return toError(state.call.onError, error);
+      return toFlowError(name, rt.def.onError, error);
     }
     case 'timer.fired':
-      return (
-        decideReminder(rt, name, w, event.name) ??
-        (state.timeout !== undefined && event.name === w.timer ? goto(state.timeout.goto) : IGNORE)
-      );
+      return decideTimer(rt, name, state, w, event.name);
     case 'send.failed':
     case 'send.unknown': {
       if (event.seq <= (w.sendFailureSeq ?? 0)) return IGNORE;
@@ -93,8 +107,101 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
   }
 }
 
-function decideIdle(rt: FlowRuntime, event: FlowEvent): Decision {
-  if (event.type === 'conversation.start') return goto(rt.def.start, event.vars);
+function decideSubflowDone(
+  rt: FlowRuntime,
+  name: string,
+  state: StateDef,
+  w: Work,
+  event: Extract<FlowEvent, { type: 'subflow.done' }>,
+): Decision {
+  const sub = state.subflow;
+  if (sub === undefined || event.requestId !== w.pending) return IGNORE;
+  const adopt = (x: Work): void => {
+    if (event.memory !== undefined) x.memory = { ...event.memory };
+  };
+  if (event.error !== undefined) {
+    const d = toFlowError(name, sub.onError ?? rt.def.onError, {
+      code: 'subflow_failed',
+      message: `sub-flow ${sub.use}: ${event.error}`,
+    });
+    if (d.kind === 'goto') return { ...d, seq: event.seq };
+    return stay((x) => {
+      x.seq = Math.max(x.seq, event.seq);
+      adopt(x);
+      if (d.kind === 'stay') d.apply(x);
+    });
+  }
+  return {
+    kind: 'goto',
+    target: sub.goto,
+    seq: event.seq,
+    before: (x) => {
+      adopt(x);
+      for (const [target, output] of Object.entries(sub.output ?? {}))
+        assignVar(x, target, event.vars[output] ?? null);
+    },
+  };
+}
+
+function decideTimer(
+  rt: FlowRuntime,
+  name: string,
+  state: StateDef,
+  w: Work,
+  timer: string,
+): Decision {
+  const delay = w.delay;
+  if (delay !== undefined && delay !== null && delay.timer === timer)
+    return stay((x) => continueEntry(rt, x, name, delay.index, true));
+  const burst = w.burst;
+  if (burst !== undefined && burst !== null && burst.timer === timer) {
+    const msg: InboundMessage = {
+      id: `burst:${timer}`,
+      conversationId: '',
+      type: 'text',
+      occurredAt: '',
+      text: burst.text,
+    };
+    const d = decideInbound(rt, name, state, { ...w, burst: null }, msg, true);
+    if (d.kind === 'goto') return d;
+    return stay((x) => {
+      x.burst = undefined;
+      if (d.kind === 'stay') d.apply(x);
+    });
+  }
+  const reminder = decideReminder(rt, name, w, timer);
+  if (reminder !== undefined) return reminder;
+  const timeout = state.timeout;
+  if (timeout === undefined || timer !== w.timer) return IGNORE;
+  const max = timeout.nudge === undefined ? 0 : (timeout.nudges ?? 1);
+  if ((w.nudges ?? 0) < max)
+    return stay((x) => {
+      x.nudges = (x.nudges ?? 0) + 1;
+      say(rt, x, `states.${name}.timeout.nudge`, timeout.nudge);
+      startTimeout(rt, x, name);
+    });
+  return goto(timeout.goto);
+}
+
+function decideIdle(rt: FlowRuntime, w: Work, event: FlowEvent): Decision {
+  const resumeAt = w.resumeAt;
+  if (resumeAt !== undefined && resumeAt !== null && event.type !== 'external.event') {
+    // A migrated conversation whose state was removed: it continues where `migrate:` says.
+    const trigger = event.type === 'inbound.message' ? triggerTarget(rt, event.message) : undefined;
+    return {
+      kind: 'goto',
+      target: trigger ?? resumeAt,
+      before: (x) => void (x.resumeAt = undefined),
+    };
+  }
+  if (event.type === 'conversation.start') {
+    return {
+      kind: 'goto',
+      target: rt.def.start,
+      ...(event.vars === undefined ? {} : { vars: event.vars }),
+      ...(event.seq === undefined ? {} : { seq: event.seq }),
+    };
+  }
   if (event.type === 'external.event') return decideExternal(rt, null, event);
   if (event.type !== 'inbound.message') return IGNORE;
   return goto(triggerTarget(rt, event.message) ?? rt.def.start);
@@ -106,13 +213,17 @@ function decideInbound(
   state: StateDef,
   w: Work,
   msg: InboundMessage,
+  fromBurst: boolean,
 ): Decision {
   // During a handoff the bot stays silent: a person owns the conversation.
   if (state.handoff !== undefined) return IGNORE;
   const trigger = triggerTarget(rt, msg);
   if (trigger !== undefined) return goto(trigger);
-  if (state.call !== undefined && w.pending !== null) return IGNORE;
+  if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null)
+    return IGNORE;
   if (msg.optionId !== undefined) return decideTap(rt, name, state, w, msg.optionId);
+  if (state.ask !== undefined && isNonTextKind(state.ask.validate))
+    return decideAsk(rt, name, state.ask, w, msg);
   const text = msg.type === 'text' ? msg.text : undefined;
   const hasInput = state.menu !== undefined || state.ask !== undefined;
   if (text === undefined || text.trim() === '') {
@@ -121,27 +232,87 @@ function decideInbound(
       if (say(rt, x, 'fallback', rt.def.fallback ?? DEFAULT_FALLBACK)) prompt(rt, x, name);
     });
   }
-  if (state.menu !== undefined) {
-    const option = state.menu.options.find((o) =>
-      matchesAny(text, [o.title, ...(o.keywords ?? [])]),
-    );
-    if (option !== undefined) return goto(option.goto);
-    const row = (menuRows(state, w) ?? []).find((r) => matchesAny(text, [r.title]));
-    if (row !== undefined && state.menu.onSelect !== undefined)
-      return selectRow(state, row.id, row.title);
-    return otherwise(rt, name, state, w);
-  }
-  if (state.ask !== undefined) {
-    const ask = state.ask;
-    const answer = validateAnswer(text, ask.validate);
-    if (answer.status === 'valid') return goto(ask.goto, { [ask.var]: answer.value });
-    if (w.attempts + 1 >= ask.maxAttempts && ask.onFail !== undefined) return goto(ask.onFail);
+  if (state.debounce !== undefined && !fromBurst) {
     return stay((x) => {
-      x.attempts += 1;
-      say(rt, x, `states.${name}.ask.retry`, ask.retry ?? ask.prompt);
+      const timer = x.burst?.timer ?? `debounce:${name}@${x.entrySeq ?? x.seq}`;
+      x.burst = {
+        text: x.burst === undefined || x.burst === null ? text : `${x.burst.text}\n${text}`,
+        timer,
+      };
+      emit(x, { kind: 'timer.start', name: timer, delayMs: debounceMs(state.debounce ?? '') });
     });
   }
+  if (state.menu !== undefined) {
+    const picked = typedChoice(rt, state.menu, menuRows(state, w) ?? [], w, text);
+    if (picked?.option !== undefined) return chooseOption(rt, picked.option);
+    if (picked?.row !== undefined && state.menu.onSelect !== undefined)
+      return selectRow(state, picked.row.id, picked.row.title);
+    return otherwise(rt, name, state, w);
+  }
+  if (state.ask !== undefined) return decideAsk(rt, name, state.ask, w, msg);
   return state.otherwise === undefined ? IGNORE : otherwise(rt, name, state, w);
+}
+
+function debounceMs(text: string): number {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  return m === null ? 0 : Number(m[1]) * (unit[m[2] ?? ''] ?? 0);
+}
+
+type Option = MenuDef['options'][number];
+
+/**
+ * What typed text picks in a menu: "1", "2"… (rows first, as shown), then a title
+ * (as written or translated, any case, accents optional) or a keyword.
+ */
+function typedChoice(
+  rt: FlowRuntime,
+  menu: MenuDef,
+  rows: readonly DynamicRow[],
+  w: Work,
+  text: string,
+): { option?: Option; row?: DynamicRow } | undefined {
+  const typed = menu.typed ?? true;
+  if (typed === false) return undefined;
+  const numbers = typed === true || typed.numbers !== false;
+  const titles = typed === true || typed.titles !== false;
+  const t = normalizeText(text).replace(/[.)]$/, '');
+  if (numbers && /^\d{1,2}$/.test(t)) {
+    const i = Number(t) - 1;
+    const row = i >= 0 ? rows[i] : undefined;
+    if (row !== undefined) return { row };
+    const option = menu.options[i - rows.length];
+    if (option !== undefined) return { option };
+  }
+  if (!titles) return undefined;
+  const option = menu.options.find((o) =>
+    matchesAny(text, [o.title, translate(rt, w, o.title), ...(o.keywords ?? [])]),
+  );
+  if (option !== undefined) return { option };
+  const row = rows.find((r) => matchesAny(text, [r.title]));
+  return row === undefined ? undefined : { row };
+}
+
+function chooseOption(rt: FlowRuntime, option: Option): Decision {
+  if (option.set === undefined) return goto(option.goto);
+  const set = option.set;
+  return { kind: 'goto', target: option.goto, before: (x) => applySet(rt, x, set) };
+}
+
+function decideAsk(
+  rt: FlowRuntime,
+  name: string,
+  ask: NonNullable<StateDef['ask']>,
+  w: Work,
+  msg: InboundMessage,
+): Decision {
+  const answer = captureAnswer(msg, ask.validate, ask.var);
+  if (answer.status === 'valid') return goto(ask.goto, answer.vars);
+  if (w.attempts + 1 >= ask.maxAttempts && ask.onFail !== undefined) return goto(ask.onFail);
+  return stay((x) => {
+    x.attempts += 1;
+    say(rt, x, `states.${name}.ask.retry`, ask.retry ?? ask.prompt);
+  });
 }
 
 /** A tap on an interactive option: route it when it is from this state's current menu. */
@@ -161,7 +332,7 @@ function decideTap(
     decoded.state === name
   ) {
     const option = menu.options.find((o) => o.id === decoded.option);
-    if (option !== undefined) return goto(option.goto);
+    if (option !== undefined) return chooseOption(rt, option);
     const row = (menuRows(state, w) ?? []).find((r) => r.id === decoded.option);
     if (row !== undefined && menu.onSelect !== undefined)
       return selectRow(state, row.id, row.title);
@@ -191,7 +362,8 @@ function otherwise(rt: FlowRuntime, name: string, state: StateDef, w: Work): Dec
   });
 }
 
-function triggerTarget(rt: FlowRuntime, msg: InboundMessage): string | undefined {
+/** The state a flow-level trigger keyword in this message leads to, if any. */
+export function triggerTarget(rt: FlowRuntime, msg: InboundMessage): string | undefined {
   if (msg.type !== 'text' || msg.text === undefined) return undefined;
   const text = msg.text;
   return rt.def.triggers?.find((t) => matchesAny(text, t.keywords))?.goto;
@@ -212,6 +384,27 @@ function goto(target: string, vars?: Vars): Decision {
   return vars === undefined ? { kind: 'goto', target } : { kind: 'goto', target, vars };
 }
 
+/**
+ * The flow's error path, logged: the engine writes one error line (flow, state, contact,
+ * code) and counts it. Without any error target the flow stays (and it is logged).
+ */
+function toFlowError(name: string, target: string | undefined, error: RecordedError): Decision {
+  const log = (x: Work): void =>
+    void emit(x, {
+      kind: 'flow.error',
+      state: name,
+      code: error.code,
+      message: error.message,
+      target: target ?? null,
+    });
+  if (target === undefined)
+    return stay((x) => {
+      record(x, error);
+      log(x);
+    });
+  return { kind: 'goto', target, error, before: log };
+}
+
 function toError(target: string | undefined, error: RecordedError): Decision {
   return target === undefined ? stay((x) => record(x, error)) : { kind: 'goto', target, error };
 }
@@ -226,6 +419,6 @@ function record(w: Work, error: RecordedError): void {
 }
 
 function mergeVars(w: Work, vars: Vars | undefined): void {
-  if (vars !== undefined) Object.assign(w.vars, vars);
+  if (vars !== undefined) for (const [k, v] of Object.entries(vars)) assignVar(w, k, v);
   w.pending = null;
 }

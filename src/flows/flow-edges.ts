@@ -14,7 +14,9 @@ export type EdgeKind =
   | 'goto'
   | 'otherwise'
   | 'window'
-  | 'send-failed';
+  | 'send-failed'
+  | 'branch'
+  | 'subflow';
 
 /** One edge out of a state. */
 export interface Edge {
@@ -116,6 +118,29 @@ export function stateEdges(name: string, s: StateDef): Edge[] {
       });
     }
   }
+  if (s.subflow !== undefined) {
+    edges.push({
+      kind: 'subflow',
+      target: s.subflow.goto,
+      label: `${s.subflow.use} done`,
+      path: `${p}.subflow.goto`,
+    });
+    if (s.subflow.onError !== undefined)
+      edges.push({
+        kind: 'error',
+        target: s.subflow.onError,
+        label: `${s.subflow.use} failed`,
+        path: `${p}.subflow.onError`,
+      });
+  }
+  s.branch?.forEach((b, i) =>
+    edges.push({
+      kind: 'branch',
+      target: b.goto,
+      label: b.if ?? 'else',
+      path: `${p}.branch[${i}].goto`,
+    }),
+  );
   if (s.handoff !== undefined) {
     edges.push({
       kind: 'resume',

@@ -1,10 +1,12 @@
+import { parseDuration } from '../core/duration.js';
 import { validateContent, type Content } from '../messages/index.js';
-import type { OutboundContent, WindowRule } from './contract.js';
+import type { OutboundContent, VarValue, WindowRule } from './contract.js';
 import { sayItems, type MessageItem, type SayInput } from './content-schema.js';
+import { evaluateCondition, parseCondition, type Condition } from './condition.js';
 import type { FlowDefinition, StateDef } from './flow-schema.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, lookupName, type Scope } from './interpolate.js';
 import { cancelReminder, scheduleReminder } from './proactive-runtime.js';
-import { emit, rememberWindow, type Work } from './machine-context.js';
+import { assignVar, emit, rememberWindow, type Work } from './machine-context.js';
 import {
   parseDynamicRows,
   renderItem,
@@ -25,6 +27,104 @@ export interface FlowRuntime {
   readonly timeoutMs: Readonly<Record<string, number>>;
   /** `call.timeout` of each state, in ms. */
   readonly callTimeoutMs: Readonly<Record<string, number>>;
+  /** Parsed `branch[i].if` of each state (undefined entries: no `if`). */
+  readonly branches: Readonly<Record<string, readonly (Condition | undefined)[]>>;
+}
+
+/** Builds the run-time view of a flow (conditions parsed once). */
+export function runtimeOf(def: FlowDefinition): FlowRuntime {
+  const timeoutMs: Record<string, number> = {};
+  const callTimeoutMs: Record<string, number> = {};
+  const branches: Record<string, (Condition | undefined)[]> = {};
+  for (const [name, s] of Object.entries(def.states)) {
+    if (s.timeout !== undefined) timeoutMs[name] = durationMs(s.timeout.after);
+    if (s.call !== undefined) callTimeoutMs[name] = durationMs(s.call.timeout);
+    if (s.branch !== undefined) {
+      branches[name] = s.branch.map((b) => {
+        if (b.if === undefined) return undefined;
+        const r = parseCondition(b.if);
+        // The linter refuses bad conditions; at run time one that does not parse is false.
+        return r.status === 'ok' ? r.condition : { kind: 'literal', value: false };
+      });
+    }
+  }
+  return { def, timeoutMs, callTimeoutMs, branches };
+}
+
+/** Milliseconds of a duration the schema accepted. */
+export function durationMs(text: string): number {
+  const r = parseDuration(text);
+  return r.status === 'valid' ? r.ms : 0;
+}
+
+/** The locale of the contact: the flow's `locale` variable when it names a known locale. */
+export function localeOf(rt: FlowRuntime, w: Work): string | undefined {
+  const locales = rt.def.locales;
+  if (locales === undefined) return undefined;
+  const value = lookupName(rt.def.locale ?? 'contact.locale', scopeOf(w));
+  if (typeof value === 'string') {
+    const hit =
+      locales.find((l) => l === value) ??
+      locales.find((l) => l.toLowerCase() === value.toLowerCase().replace('_', '-'));
+    if (hit !== undefined) return hit;
+    const lang = value.slice(0, 2).toLowerCase();
+    const prefix = locales.find((l) => l.slice(0, 2).toLowerCase() === lang);
+    if (prefix !== undefined) return prefix;
+  }
+  return locales[0];
+}
+
+/** A text of the flow in the contact's locale (the flow's own text when not translated). */
+export function translate(rt: FlowRuntime, w: Work, text: string): string {
+  const locale = localeOf(rt, w);
+  if (locale === undefined || locale === rt.def.locales?.[0]) return text;
+  return rt.def.translations?.[locale]?.[text] ?? text;
+}
+
+/** What `{{…}}` and conditions read. */
+export function scopeOf(w: Work): Scope {
+  return { vars: w.vars, contact: w.contact, error: w.lastError, memory: w.memory ?? {} };
+}
+
+/** True when a state's branch rule `i` holds (a rule without `if` always does). */
+export function branchTarget(rt: FlowRuntime, name: string, w: Work): string | undefined {
+  const rules = rt.def.states[name]?.branch;
+  if (rules === undefined) return undefined;
+  const conditions = rt.branches[name] ?? [];
+  const scope = scopeOf(w);
+  for (const [i, rule] of rules.entries()) {
+    const c = conditions[i];
+    if (c === undefined || evaluateCondition(c, (n) => lookupName(n, scope))) return rule.goto;
+  }
+  return undefined;
+}
+
+/** Where a state goes on its own once entered (goto or branch); undefined while a delay runs. */
+export function autoTarget(rt: FlowRuntime, name: string, w: Work): string | undefined {
+  if (w.delay !== undefined && w.delay !== null) return undefined;
+  const s = rt.def.states[name];
+  if (s === undefined) return undefined;
+  return s.goto ?? branchTarget(rt, name, w);
+}
+
+/** Applies `set:` assignments: strings interpolate; exactly `{{x}}` copies x with its type. */
+export function applySet(
+  rt: FlowRuntime,
+  w: Work,
+  set: Readonly<Record<string, VarValue>> | undefined,
+): void {
+  if (set === undefined) return;
+  const fill = fillFor(rt, w);
+  for (const [target, value] of Object.entries(set)) {
+    let v: VarValue = value;
+    if (typeof value === 'string') {
+      const whole = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*\}\}$/.exec(
+        value,
+      );
+      v = whole?.[1] === undefined ? fill(value) : (lookupName(whole[1], scopeOf(w)) ?? null);
+    }
+    assignVar(w, target, v);
+  }
 }
 
 /** Looks a state up (the compiler only creates nodes for declared states). */
@@ -65,8 +165,10 @@ function checkContent(content: OutboundContent): ReturnType<typeof validateConte
   return checked;
 }
 
-function fillFor(w: Work): (text: string) => string {
-  return (text) => interpolate(text, { vars: w.vars, contact: w.contact, error: w.lastError });
+/** Fills a text: translated to the contact's locale, then `{{…}}` interpolated. */
+export function fillFor(rt: FlowRuntime, w: Work): (text: string) => string {
+  const scope = scopeOf(w);
+  return (text) => interpolate(translate(rt, w, text), scope);
 }
 
 /** Records invalid content: the error target is set in `w.failed` by the caller. */
@@ -97,7 +199,7 @@ export function sendContent(
   const r = rule ?? rt.def.window ?? { onClosed: 'wait' as const };
   let window: WindowRule;
   if (r.onClosed === 'template') {
-    const fallback = checkContent(renderTemplate(r.template, fillFor(w)));
+    const fallback = checkContent(renderTemplate(r.template, fillFor(rt, w)));
     if (fallback.status === 'invalid') {
       return fail(
         w,
@@ -118,10 +220,28 @@ export function sendContent(
 
 /** Sends every message of a say input; stops at the first invalid one. */
 export function say(rt: FlowRuntime, w: Work, where: string, input: SayInput | undefined): boolean {
-  for (const item of sayItems(input)) {
-    if (!sendContent(rt, w, where, renderItem(item, fillFor(w)), item.window)) return false;
-  }
+  for (const item of sayItems(input)) if (!sayItem(rt, w, where, item)) return false;
   return true;
+}
+
+/** Sends one say item (a pure `delay:` item sends nothing). */
+function sayItem(rt: FlowRuntime, w: Work, where: string, item: MessageItem): boolean {
+  if (item.delay !== undefined && !hasContent(item)) return true;
+  return sendContent(rt, w, where, renderItem(item, fillFor(rt, w)), item.window);
+}
+
+function hasContent(item: MessageItem): boolean {
+  return (
+    item.text !== undefined ||
+    item.template !== undefined ||
+    item.image !== undefined ||
+    item.video !== undefined ||
+    item.audio !== undefined ||
+    item.document !== undefined ||
+    item.interactive !== undefined ||
+    item.location !== undefined ||
+    item.contact !== undefined
+  );
 }
 
 /** The dynamic rows of a menu (from its `rowsFrom` variable); undefined when unreadable. */
@@ -143,7 +263,7 @@ export function prompt(rt: FlowRuntime, w: Work, name: string): boolean {
     const content = renderMenu(
       state.menu,
       { version: rt.def.version, state: name },
-      fillFor(w),
+      fillFor(rt, w),
       rows,
     );
     return sendContent(rt, w, `states.${name}.menu`, content, state.menu.window);
@@ -158,9 +278,9 @@ export function errorTarget(rt: FlowRuntime, name: string): string | undefined {
 }
 
 /**
- * Entry of a state: say, then prompt / call / handoff, then start its timer; a final
- * state ends. On invalid content the remaining effects are skipped and `w.failed` names
- * the error target.
+ * Entry of a state: `set`, then say (pausing at each `delay:` on a durable timer), then
+ * prompt / call / sub-flow / handoff, then its timers; a final state ends. On invalid
+ * content the remaining effects are skipped and `w.failed` names the error target.
  */
 export function enterState(rt: FlowRuntime, w: Work, name: string): void {
   const state = stateOf(rt, name);
@@ -168,14 +288,42 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
   w.pending = null;
   w.timer = null;
   w.failed = null;
-  const ok = say(rt, w, `states.${name}.say`, state.say) && prompt(rt, w, name);
-  if (!ok) {
-    const target = rt.def.onError;
-    w.failed = target !== undefined && target !== name ? target : null;
-    return;
+  clearEntryState(w);
+  // Only what the state uses is kept: the context is persisted after every event.
+  if (state.debounce !== undefined) w.entrySeq = w.seq;
+  else w.entrySeq = undefined;
+  applySet(rt, w, state.set);
+  continueEntry(rt, w, name, 0);
+}
+
+/**
+ * Goes on with a state's entry from say item `from`; `resumed`: the pause of item `from`
+ * is over (its delay timer fired).
+ */
+export function continueEntry(
+  rt: FlowRuntime,
+  w: Work,
+  name: string,
+  from: number,
+  resumed = false,
+): void {
+  const state = stateOf(rt, name);
+  const items = sayItems(state.say);
+  w.delay = undefined;
+  for (let i = from; i < items.length; i++) {
+    const item = items[i];
+    if (item === undefined) continue;
+    if (item.delay !== undefined && !(resumed && i === from)) {
+      const timer = `delay:${name}@${w.seq + 1}`;
+      emit(w, { kind: 'timer.start', name: timer, delayMs: durationMs(item.delay) });
+      w.delay = { timer, index: i };
+      return;
+    }
+    if (!sayItem(rt, w, `states.${name}.say`, item)) return failEntry(rt, w, name);
   }
+  if (!prompt(rt, w, name)) return failEntry(rt, w, name);
+  const fill = fillFor(rt, w);
   if (state.call !== undefined) {
-    const fill = fillFor(w);
     const input: Record<string, string | number | boolean | null> = {};
     for (const [k, v] of Object.entries(state.call.input ?? {}))
       input[k] = typeof v === 'string' ? fill(v) : v;
@@ -187,6 +335,14 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
       input,
       timeoutMs: rt.callTimeoutMs[name] ?? 10_000,
     });
+    w.pending = requestId;
+  }
+  if (state.subflow !== undefined) {
+    const input: Record<string, VarValue> = {};
+    for (const [k, v] of Object.entries(state.subflow.input ?? {}))
+      input[k] = typeof v === 'string' ? fill(v) : v;
+    const requestId = `${name}#${w.seq + 1}`;
+    emit(w, { kind: 'flow.call', flowId: state.subflow.use, requestId, input });
     w.pending = requestId;
   }
   if (state.handoff !== undefined) {
@@ -205,14 +361,10 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
       w,
       state.handoff.reason === undefined
         ? { kind: 'handoff.request' }
-        : { kind: 'handoff.request', reason: fillFor(w)(state.handoff.reason) },
+        : { kind: 'handoff.request', reason: fill(state.handoff.reason) },
     );
   }
-  if (state.timeout !== undefined) {
-    const timer = `${name}@${w.seq + 1}`;
-    emit(w, { kind: 'timer.start', name: timer, delayMs: rt.timeoutMs[name] ?? 0 });
-    w.timer = timer;
-  }
+  if (state.timeout !== undefined) startTimeout(rt, w, name);
   scheduleReminder(rt, w, name);
   if (state.final === true) {
     emit(w, { kind: 'end' });
@@ -220,11 +372,35 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
   }
 }
 
+/** Starts (or restarts, after a nudge) the state's `timeout` timer. */
+export function startTimeout(rt: FlowRuntime, w: Work, name: string): void {
+  const timer = `${name}@${w.seq + 1}`;
+  emit(w, { kind: 'timer.start', name: timer, delayMs: rt.timeoutMs[name] ?? 0 });
+  w.timer = timer;
+}
+
+function failEntry(rt: FlowRuntime, w: Work, name: string): void {
+  const target = rt.def.onError;
+  w.failed = target !== undefined && target !== name ? target : null;
+}
+
 /** Leaving a state: cancel its timer, forget its pending call. */
 export function leaveState(w: Work): void {
   if (w.timer !== null) emit(w, { kind: 'timer.cancel', name: w.timer });
+  if (w.delay !== undefined && w.delay !== null)
+    emit(w, { kind: 'timer.cancel', name: w.delay.timer });
+  if (w.burst !== undefined && w.burst !== null)
+    emit(w, { kind: 'timer.cancel', name: w.burst.timer });
   cancelReminder(w);
   w.timer = null;
   w.pending = null;
   w.attempts = 0;
+  clearEntryState(w);
+}
+
+/** Forgets a state's nudges, delay and debounced text (absent fields: small snapshots). */
+function clearEntryState(w: Work): void {
+  w.nudges = undefined;
+  w.delay = undefined;
+  w.burst = undefined;
 }

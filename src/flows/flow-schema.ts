@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import {
+  DurationSchema,
   SayInputSchema,
   StateName,
   VarName,
+  VarTarget,
   VarValueSchema,
   WindowRuleSchema,
   NAME_PATTERN,
@@ -15,11 +17,14 @@ import { OnEventsSchema, RemindSchema } from './proactive-schema.js';
  * the JSON Schema editors use (`flowJsonSchema`). See the README (The flow language) for every construct.
  */
 
-/** A duration such as `500ms`, `30s`, `10m`, `25h` or `2d`. */
-export const DurationSchema = z
-  .string()
-  .regex(/^\d+(ms|s|m|h|d)$/, { error: 'must be a duration such as 500ms, 30s, 10m, 25h or 2d' })
-  .describe('A duration: a whole number followed by ms, s, m, h or d.');
+export { DurationSchema };
+
+/** Assignments: target (a variable or contact.<name>) → a literal or a `{{…}}` string. */
+const SetSchema = z
+  .record(VarTarget, VarValueSchema)
+  .describe(
+    'Assignments: a variable (or contact.<name>) → a literal; strings interpolate, and a string that is exactly "{{x}}" copies x with its type.',
+  );
 
 const HandlerName = z
   .string()
@@ -40,6 +45,7 @@ const OptionSchema = z
       .array(z.string().min(1))
       .optional()
       .describe('Typed words that also select this option (case- and accent-insensitive).'),
+    set: SetSchema.optional().describe('Variables set when this option is chosen.'),
     goto: StateName,
   })
   .describe('A menu option and the state it leads to.');
@@ -76,9 +82,27 @@ export const MenuSchema = z
       .optional()
       .describe('Where a row from `rowsFrom` leads.'),
     window: WindowRuleSchema.optional(),
+    typed: z
+      .union([
+        z.boolean(),
+        z.strictObject({
+          numbers: z.boolean().optional().describe('"1", "2"… pick the n-th row/option.'),
+          titles: z
+            .boolean()
+            .optional()
+            .describe('The title (any case, accents optional) or a keyword picks it.'),
+        }),
+      ])
+      .optional()
+      .describe(
+        'How typed text picks an option (default true: numbers, titles and keywords); false: taps only.',
+      ),
   })
   .describe('A menu (reply buttons or a list) whose options route to states.');
 export type MenuDef = z.infer<typeof MenuSchema>;
+
+/** `ask.validate.kind`s that capture an attachment. */
+export const MEDIA_KINDS = ['image', 'document', 'audio', 'video', 'media'] as const;
 
 const ValidationSchema = z
   .discriminatedUnion('kind', [
@@ -98,16 +122,32 @@ const ValidationSchema = z
       .strictObject({ kind: z.literal('phone') })
       .describe('An E.164 number: + then 8 to 15 digits.'),
     z.strictObject({ kind: z.literal('date') }).describe('A calendar date written YYYY-MM-DD.'),
+    z.strictObject({ kind: z.literal('time') }).describe('A time of day written HH:MM (24 h).'),
     z.strictObject({ kind: z.literal('oneOf'), values: z.array(z.string().min(1)).min(1) }),
+    ...MEDIA_KINDS.map((kind) =>
+      z
+        .strictObject({ kind: z.literal(kind) })
+        .describe(
+          `An inbound ${kind === 'media' ? 'image, video, audio or document' : kind}: stores <var> (media id), <var>MimeType, <var>Caption, <var>Availability.`,
+        ),
+    ),
+    z
+      .strictObject({ kind: z.literal('location') })
+      .describe(
+        'A shared location: stores <var> ("lat,lng"), <var>Latitude, <var>Longitude, <var>Name, <var>Address.',
+      ),
+    z
+      .strictObject({ kind: z.literal('contact') })
+      .describe('A shared contact card: stores <var> (name) and <var>Phone.'),
   ])
   .describe('How the answer is checked.');
 export type ValidationDef = z.infer<typeof ValidationSchema>;
 
-/** Capture free text into a variable. */
+/** Capture an answer (text, number, date, media, location, contact…) into a variable. */
 export const AskSchema = z
   .strictObject({
     prompt: SayInputSchema,
-    var: VarName,
+    var: VarTarget,
     validate: ValidationSchema.optional(),
     retry: SayInputSchema.optional().describe(
       'Sent after an invalid answer (before the next attempt).',
@@ -127,7 +167,10 @@ export const CallSchema = z
       .record(z.string(), VarValueSchema)
       .optional()
       .describe('Handler input; `{{…}}` in strings interpolates.'),
-    sets: z.array(VarName).optional().describe('Variables the handler may set (declares them).'),
+    sets: z
+      .array(VarTarget)
+      .optional()
+      .describe('Variables (or contact.<name>) the handler may set (declares them).'),
     outcomes: z.record(z.string(), StateName).describe('Outcome name → state.'),
     onError: StateName.optional().describe('Where a handler error (or an unknown outcome) leads.'),
     onTimeout: StateName.optional().describe('Where a timeout leads; default: onError.'),
@@ -135,6 +178,41 @@ export const CallSchema = z
   })
   .describe('Call a named handler; map its outcomes to states.');
 export type CallDef = z.infer<typeof CallSchema>;
+
+/** Run another flow and come back with its result. */
+export const SubflowSchema = z
+  .strictObject({
+    use: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,63}$/, { error: 'must be a flow id (kebab-case)' })
+      .describe("Id of the flow to run (one of the bot's flows; it declares inputs/outputs)."),
+    input: z
+      .record(VarName, VarValueSchema)
+      .optional()
+      .describe("Values of the sub-flow's inputs; strings interpolate."),
+    output: z
+      .record(VarTarget, VarName)
+      .optional()
+      .describe('Variable here (or contact.<name>) ← output of the sub-flow.'),
+    goto: StateName.describe('Where to go when the sub-flow ends.'),
+    onError: StateName.optional().describe('Where to go if the sub-flow cannot run.'),
+  })
+  .describe('Run another flow (a call stack in the conversation) and come back with its outputs.');
+export type SubflowDef = z.infer<typeof SubflowSchema>;
+
+/** One conditional transition; the last one has no `if`. */
+export const BranchRuleSchema = z
+  .strictObject({
+    if: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A condition: ==, !=, <, <=, >, >=, in [..], not in [..], a bare name (is set), not, and, or, ( ).',
+      ),
+    goto: StateName,
+  })
+  .describe('Go to `goto` when `if` holds (no `if`: always).');
 
 const SendFailedRule = z.strictObject({
   codes: z
@@ -153,10 +231,20 @@ const SendFailedSchema = z
 export const StateSchema = z
   .strictObject({
     description: z.string().optional(),
+    set: SetSchema.optional().describe('Assignments done when the state is entered, before say.'),
     say: SayInputSchema.optional(),
     menu: MenuSchema.optional(),
     ask: AskSchema.optional(),
     call: CallSchema.optional(),
+    subflow: SubflowSchema.optional(),
+    branch: z
+      .array(BranchRuleSchema)
+      .min(1)
+      .optional()
+      .describe('Conditional transitions, first match wins; the last rule has no `if`.'),
+    debounce: DurationSchema.optional().describe(
+      'Messages typed within this time of each other are answered once, as one text.',
+    ),
     handoff: z
       .strictObject({
         reason: z.string().optional(),
@@ -181,20 +269,47 @@ export const StateSchema = z
       .optional()
       .describe('Input the state cannot match.'),
     timeout: z
-      .strictObject({ after: DurationSchema, goto: StateName })
+      .strictObject({
+        after: DurationSchema,
+        nudge: SayInputSchema.optional().describe('Said each time `after` passes without a reply.'),
+        nudges: z
+          .int()
+          .min(1)
+          .max(10)
+          .optional()
+          .describe('How many nudges before giving up (default 1 when `nudge` is set).'),
+        goto: StateName,
+      })
       .optional()
-      .describe('No reply within `after` → goto (a durable timer of the engine).'),
+      .describe('No reply within `after` → nudge (up to `nudges` times), then goto.'),
     goto: StateName.optional().describe('Go on right after the state says its messages.'),
     remind: RemindSchema.optional(),
     onSendFailed: SendFailedSchema.optional(),
-    final: z.boolean().optional().describe('The conversation ends here.'),
+    final: z.boolean().optional().describe('The conversation ends here (a sub-flow returns).'),
   })
   .superRefine((s, ctx) => {
-    const kinds = (['menu', 'ask', 'call', 'handoff'] as const).filter((k) => s[k] !== undefined);
+    const kinds = (['menu', 'ask', 'call', 'subflow', 'handoff', 'branch'] as const).filter(
+      (k) => s[k] !== undefined,
+    );
     if (kinds.length > 1) {
       ctx.addIssue({
         code: 'custom',
-        message: `a state has at most one of menu, ask, call, handoff; found ${kinds.join(', ')}`,
+        path: [kinds[1] ?? ''],
+        message: `a state has at most one of menu, ask, call, subflow, handoff, branch; found ${kinds.join(', ')}`,
+      });
+    }
+    if (s.timeout !== undefined && (s.goto !== undefined || s.branch !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timeout'],
+        message: `timeout never fires in a state that goes on at once (${s.goto !== undefined ? 'goto' : 'branch'}); put it on the state that waits`,
+      });
+    }
+    if (s.debounce !== undefined && s.menu === undefined && s.ask === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['debounce'],
+        message: 'debounce applies to a state that reads text (menu or ask)',
       });
     }
     if (s.goto !== undefined && kinds.length > 0) {
@@ -226,6 +341,44 @@ export const FlowSchema = z
       .record(z.string(), VarValueSchema)
       .optional()
       .describe('Declared variables and initial values.'),
+    contact: z
+      .record(z.string(), VarValueSchema)
+      .optional()
+      .describe(
+        'Contact memory: fields (with defaults) kept across conversations of the contact, read and set as contact.<name>.',
+      ),
+    inputs: z
+      .array(VarName)
+      .optional()
+      .describe('As a sub-flow: the variables a caller must give (declares them).'),
+    outputs: z
+      .array(VarName)
+      .optional()
+      .describe('As a sub-flow: the variables a caller may take back when it ends.'),
+    locales: z
+      .array(
+        z.string().regex(/^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?$/, {
+          error: 'must be a locale code such as en, fr or pt-BR',
+        }),
+      )
+      .min(1)
+      .optional()
+      .describe('Locales of the texts; the first is the one the flow is written in.'),
+    locale: VarTarget.optional().describe(
+      "The variable that holds the contact's locale (default: contact.locale).",
+    ),
+    translations: z
+      .record(z.string(), z.record(z.string(), z.string()))
+      .optional()
+      .describe(
+        'Per locale (other than the first): text as written in the flow → translated text.',
+      ),
+    migrate: z
+      .record(z.string(), StateName)
+      .optional()
+      .describe(
+        'After a change of the flow: a removed state → the state its conversations continue in (default: start).',
+      ),
     triggers: z
       .array(z.strictObject({ keywords: z.array(z.string().min(1)).min(1), goto: StateName }))
       .optional()
@@ -258,6 +411,15 @@ export const FlowSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['vars', key],
+          message: r.error.issues[0]?.message ?? 'invalid name',
+        });
+    }
+    for (const key of Object.keys(f.contact ?? {})) {
+      const r = VarName.safeParse(key);
+      if (!r.success)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['contact', key],
           message: r.error.issues[0]?.message ?? 'invalid name',
         });
     }

@@ -10,13 +10,12 @@ import type { FlowDefinition, StateDef } from './flow-schema.js';
  */
 export function flowToMermaid(flow: FlowDefinition): string {
   const lines = ['stateDiagram-v2', `  %% ${flow.id} v${flow.version}`];
-  const ids = new Map<string, string>();
-  for (const name of Object.keys(flow.states)) ids.set(name, mermaidId(name));
-  const id = (name: string): string => ids.get(name) ?? mermaidId(name);
+  const id = mermaidStateId;
 
   for (const [name, s] of Object.entries(flow.states)) {
     const mid = id(name);
-    if (mid !== name) lines.push(`  state "${name}" as ${mid}`);
+    // The node shows the state id exactly as written; its Mermaid id is an encoding of it.
+    lines.push(`  state "${label(name)}" as ${mid}`);
     lines.push(`  ${mid} : ${label(describe(s))}`);
   }
   lines.push(`  [*] --> ${id(flow.start)}`);
@@ -43,19 +42,43 @@ function describe(s: StateDef): string {
   if (s.ask !== undefined)
     return `ask ${s.ask.var}${s.ask.validate === undefined ? '' : ` (${s.ask.validate.kind})`}`;
   if (s.call !== undefined) return `call ${s.call.handler}`;
+  if (s.subflow !== undefined) return `subflow ${s.subflow.use}`;
+  if (s.branch !== undefined) return 'branch';
   if (s.handoff !== undefined)
     return `handoff${s.handoff.notify === undefined ? '' : ` (notify ${s.handoff.notify})`}`;
   return s.goto !== undefined ? 'say' : 'wait';
 }
 
-/** Mermaid-safe identifier for a state name. */
-function mermaidId(name: string): string {
-  return name.replace(/[^A-Za-z0-9_]/g, '_');
+/**
+ * The Mermaid node id of a state: `s_` + the state id with `_` written `__` and `-`
+ * written `_h`. Distinct state ids always get distinct node ids (also `a-b` and `a_b`),
+ * and none is a Mermaid keyword (`end`, `default`, `note`, `class`, `style`…). The studio
+ * uses it to find a state's node in a rendered diagram.
+ * @example
+ * mermaidStateId('end'); // 's_end'
+ * mermaidStateId('ask-name'); // 's_ask_hname'
+ */
+export function mermaidStateId(stateId: string): string {
+  return `s_${stateId
+    .replace(/_/g, '__')
+    .replace(/-/g, '_h')
+    .replace(/[^A-Za-z0-9_]/g, (c) => `_x${c.charCodeAt(0).toString(16)}_`)}`;
+}
+
+/** The state id of a node id made by {@link mermaidStateId}; undefined for other ids. */
+export function stateIdOfMermaid(nodeId: string): string | undefined {
+  if (!nodeId.startsWith('s_')) return undefined;
+  return nodeId
+    .slice(2)
+    .replace(/_x([0-9a-f]+)_|__|_h/g, (m, hex: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : m === '__' ? '_' : '-',
+    );
 }
 
 /** Removes characters that end or break a Mermaid label. */
 function label(text: string): string {
   return text
+    .replace(/"/g, "'")
     .replace(/[\n\r;#:{}]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -1,4 +1,4 @@
-import type { ContactInfo, Vars } from './contract.js';
+import type { ContactInfo, VarValue, Vars } from './contract.js';
 
 /**
  * `{{…}}` interpolation. Names: `{{x}}` is the flow variable `x`, `{{contact.name}}` and
@@ -14,6 +14,8 @@ export interface Scope {
   readonly vars: Vars;
   readonly contact: ContactInfo;
   readonly error?: { readonly code: string; readonly message: string } | null;
+  /** Contact memory: `contact.<name>` (it overrides the built-in name and phone). */
+  readonly memory?: Vars;
 }
 
 /** Replaces every placeholder of `text`. */
@@ -22,12 +24,23 @@ export function interpolate(text: string, scope: Scope): string {
 }
 
 function lookup(name: string, scope: Scope): string {
-  if (name === 'contact.name') return scope.contact.name;
-  if (name === 'contact.phone') return scope.contact.phone;
+  const value = lookupName(name, scope);
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** The value a name reads (`x`, `contact.x`, `error.code`); undefined when absent. */
+export function lookupName(name: string, scope: Scope): VarValue | undefined {
+  if (name.startsWith('contact.')) {
+    const field = name.slice('contact.'.length);
+    const remembered = scope.memory?.[field];
+    if (remembered !== undefined && remembered !== null) return remembered;
+    if (field === 'name') return scope.contact.name;
+    if (field === 'phone') return scope.contact.phone;
+    return remembered;
+  }
   if (name === 'error.code') return scope.error?.code ?? '';
   if (name === 'error.message') return scope.error?.message ?? '';
-  const value = scope.vars[name];
-  return value === undefined || value === null ? '' : String(value);
+  return scope.vars[name];
 }
 
 /** Names referenced by `{{…}}` in a string (as written, e.g. `contact.name`, `slot`). */

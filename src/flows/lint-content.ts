@@ -15,17 +15,26 @@ import { renderItem, renderMenu, renderTemplate, type Fill } from './render.js';
  */
 
 const PLACEHOLDER = /\{\{[^}]*\}\}/g;
-const minimal: Fill = (t) => t.replace(PLACEHOLDER, 'x');
-const typical: Fill = (t) => t.replace(PLACEHOLDER, 'x'.repeat(10));
 
 type Render = (fill: Fill) => OutboundContent;
 type MapPath = (contentPath: string) => string;
 
-/** Content diagnostics of a whole flow. */
-export function contentDiagnostics(flow: FlowDefinition): Diagnostic[] {
+/**
+ * Content diagnostics of a whole flow; `translate` renders it in another locale (each
+ * text is looked up before its placeholders are filled).
+ */
+export function contentDiagnostics(
+  flow: FlowDefinition,
+  translate: (text: string) => string = (t) => t,
+): Diagnostic[] {
+  const minimal: Fill = (t) => translate(t).replace(PLACEHOLDER, 'x');
+  const typical: Fill = (t) => translate(t).replace(PLACEHOLDER, 'x'.repeat(10));
+  const check = (o: Diagnostic[], render: Render, map: MapPath): void =>
+    checkWith(o, render, map, minimal, typical);
   const out: Diagnostic[] = [];
   const say = (prefix: string, input: SayInput | undefined): void => {
     sayItems(input).forEach((item, i) => {
+      if (isPause(item)) return;
       const base = sayPath(prefix, input, i);
       const raw = Array.isArray(input) ? input[i] : input;
       const isString = typeof raw === 'string';
@@ -61,6 +70,7 @@ export function contentDiagnostics(flow: FlowDefinition): Diagnostic[] {
     say(`${p}.ask.prompt`, s.ask?.prompt);
     say(`${p}.ask.retry`, s.ask?.retry);
     say(`${p}.otherwise.say`, s.otherwise?.say);
+    say(`${p}.timeout.nudge`, s.timeout?.nudge);
     const menu = s.menu;
     if (menu !== undefined) {
       const dynamic = menu.rowsFrom === undefined ? [] : [{ id: 'x', title: 'x' }];
@@ -80,6 +90,11 @@ export function contentDiagnostics(flow: FlowDefinition): Diagnostic[] {
     }
   }
   return out;
+}
+
+/** A `delay:` item without content: nothing to check. */
+function isPause(item: MessageItem): boolean {
+  return item.delay !== undefined && Object.keys(item).every((k) => k === 'delay');
 }
 
 /**
@@ -103,7 +118,13 @@ function withCheckableLink(item: MessageItem): MessageItem {
   return out;
 }
 
-function check(out: Diagnostic[], render: Render, map: MapPath): void {
+function checkWith(
+  out: Diagnostic[],
+  render: Render,
+  map: MapPath,
+  minimal: Fill,
+  typical: Fill,
+): void {
   const strict = validateContent(render(minimal));
   const seen = new Set<string>();
   if (strict.status === 'invalid') {

@@ -43,10 +43,24 @@ export function structuralDiagnostics(flow: FlowDefinition): Diagnostic[] {
   }
   for (const name of names) {
     if (!seen.has(name))
-      warn(
+      error(
         `states.${name}`,
         'unreachable-state',
-        `state "${name}" cannot be reached from "${flow.start}"`,
+        `state "${name}" cannot be reached from "${flow.start}" (no goto, option, outcome or trigger leads to it; remove it or link it)`,
+      );
+  }
+  for (const [old, target] of Object.entries(flow.migrate ?? {})) {
+    if (!names.has(target))
+      error(
+        `migrate.${old}`,
+        'unknown-target',
+        `unknown state "${target}"${suggest(target, names)}`,
+      );
+    else if (names.has(old))
+      warn(
+        `migrate.${old}`,
+        'migrate-unused',
+        `state "${old}" still exists: its conversations continue there, this entry is not used`,
       );
   }
 
@@ -63,10 +77,10 @@ export function structuralDiagnostics(flow: FlowDefinition): Diagnostic[] {
       );
     }
     if (s.call !== undefined && s.call.onError === undefined && flow.onError === undefined) {
-      warn(
+      error(
         `${p}.call`,
         'missing-error-target',
-        `handler errors of "${s.call.handler}" have nowhere to go (add call.onError or a flow-level onError)`,
+        `handler errors and unknown outcomes of "${s.call.handler}" have nowhere to go: add call.onError or a flow-level onError`,
       );
     }
     if (s.menu !== undefined) lintMenuShape(s.menu, p, error, warn);

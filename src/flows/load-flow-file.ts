@@ -3,6 +3,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node }
 import type { Diagnostic } from './diagnostic.js';
 import { formatFlowPath } from './diagnostic.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
+import { describeIssues } from './schema-issues.js';
 import type { PositionLookup } from './lint-flow.js';
 
 /** Where a flow came from: its file, text and the position of every path. */
@@ -42,19 +43,32 @@ export async function loadFlowFile(file: string): Promise<LoadFlowResult> {
 /** Parses flow text (YAML or JSON); `file` only labels diagnostics. */
 export function parseFlowText(text: string, file: string): LoadFlowResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (isJson(file, text)) {
+    // YAML would accept what JSON does not (a trailing comma, comments): JSON is JSON.
+    const error = jsonSyntaxError(text);
+    if (error !== undefined)
+      return {
+        status: 'error',
+        diagnostics: [{ ...error, severity: 'error', file, path: '', rule: 'syntax' }],
+      };
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       status: 'error',
       diagnostics: doc.errors.map((e) => {
-        const pos = lineCounter.linePos(e.pos[0]);
+        // The line and column the YAML parser names (its own linePos).
+        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
         return {
           severity: 'error',
           file,
           line: pos.line,
           column: pos.col,
           path: '',
-          message: e.message.split('\n')[0] ?? e.message,
+          message: `${e.message.split('\n')[0] ?? e.message}`.replace(
+            / at line \d+, column \d+:?$/,
+            '',
+          ),
           rule: 'syntax',
         };
       }),
@@ -81,6 +95,8 @@ export function parseFlowText(text: string, file: string): LoadFlowResult {
       });
     }
   };
+  // The root: where the top-level mapping starts (after comments), not 1:1.
+  table.set('', at((doc.contents as Node | null)?.range?.[0]));
   walk(doc.contents, []);
   const positions: PositionLookup = (path) => {
     let p = path;
@@ -91,11 +107,12 @@ export function parseFlowText(text: string, file: string): LoadFlowResult {
       p = parentPath(p);
     }
   };
-  const parsed = FlowSchema.safeParse(doc.toJS());
+  const input: unknown = doc.toJS();
+  const parsed = FlowSchema.safeParse(input);
   if (!parsed.success) {
     return {
       status: 'error',
-      diagnostics: parsed.error.issues
+      diagnostics: describeIssues(parsed.error.issues, input)
         .map((issue) => {
           const path = formatFlowPath(issue.path);
           const pos = positions(path);
@@ -113,6 +130,45 @@ export function parseFlowText(text: string, file: string): LoadFlowResult {
     };
   }
   return { status: 'ok', flow: parsed.data, source: { file, text, positions } };
+}
+
+function isJson(file: string, text: string): boolean {
+  return file.toLowerCase().endsWith('.json') || /^\s*[{[]/.test(text);
+}
+
+/** The first JSON syntax error with its position, or undefined for valid JSON. */
+function jsonSyntaxError(
+  text: string,
+): { line: number; column: number; message: string } | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /position (\d+)/.exec(message);
+    let offset = at === null ? 0 : Number(at[1]);
+    const trailing = /,\s*[}\]]/g;
+    // Name the usual mistake: a comma before } or ].
+    for (const m of text.matchAll(trailing)) {
+      if (m.index <= offset && offset <= m.index + m[0].length) {
+        offset = m.index;
+        const pos = position(text, offset);
+        return { ...pos, message: 'JSON does not allow a trailing comma before } or ]; remove it' };
+      }
+    }
+    const pos = position(text, offset);
+    return {
+      ...pos,
+      message: `JSON syntax: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
+    };
+  }
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return { line, column };
 }
 
 function parentPath(path: string): string {

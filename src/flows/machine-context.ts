@@ -1,4 +1,4 @@
-import type { ContactInfo, Effect, FlowContext, Vars } from './contract.js';
+import type { ContactInfo, Effect, FlowContext, VarValue, Vars } from './contract.js';
 
 /** An effect before it gets its sequence number. */
 export type EffectDraft = Effect extends infer E
@@ -41,6 +41,25 @@ export interface CompiledContext extends FlowContext {
   readonly sendFailureSeq?: number;
   /** Name of the current state's pending reminder timer (`remind:`). */
   readonly reminder?: string | null;
+  /** Contact memory (`contact.<name>`), loaded when the conversation starts. */
+  readonly memory?: Vars | undefined;
+  /** Effect seq when the current state was entered (names its timers). */
+  readonly entrySeq?: number | undefined;
+  /** Nudges already said by the current state's timeout. */
+  readonly nudges?: number | undefined;
+  /** A `delay:` in progress: its timer and the say item to continue from. */
+  readonly delay?: DelayPending | null | undefined;
+  /** Debounced text collected so far, and its timer. */
+  readonly burst?: { readonly text: string; readonly timer: string } | null | undefined;
+  /** Set by a flow migration: where the conversation continues at its next event. */
+  readonly resumeAt?: string | null | undefined;
+}
+
+/** A `delay:` in progress. */
+export interface DelayPending {
+  readonly timer: string;
+  /** Index of the say item to continue with (its delay is over). */
+  readonly index: number;
 }
 
 /** A mutable working copy of the context inside one action. */
@@ -59,6 +78,12 @@ export interface Work {
   humanOwned: boolean;
   sendFailureSeq?: number;
   reminder?: string | null;
+  memory?: Vars | undefined;
+  entrySeq?: number | undefined;
+  nudges?: number | undefined;
+  delay?: DelayPending | null | undefined;
+  burst?: { readonly text: string; readonly timer: string } | null | undefined;
+  resumeAt?: string | null | undefined;
 }
 
 /** How many window routes are remembered. */
@@ -66,7 +91,44 @@ const WINDOW_MEMORY = 6;
 
 /** Copies a context for editing. */
 export function toWork(ctx: CompiledContext): Work {
-  return { ...ctx, outbox: [...ctx.outbox], vars: { ...ctx.vars }, windows: [...ctx.windows] };
+  return {
+    ...ctx,
+    outbox: [...ctx.outbox],
+    vars: { ...ctx.vars },
+    windows: [...ctx.windows],
+    ...(ctx.memory === undefined ? {} : { memory: { ...ctx.memory } }),
+  };
+}
+
+/**
+ * Stores a value into a variable or, for `contact.<name>`, into contact memory. The
+ * built-in contact fields (`contact.name`, `contact.phone`) can be overridden in memory.
+ */
+export function assignVar(w: Work, target: string, value: VarValue): void {
+  if (target.startsWith('contact.')) {
+    w.memory = { ...w.memory, [target.slice('contact.'.length)]: value };
+  } else {
+    w.vars[target] = value;
+  }
+}
+
+/** Stores several values (see {@link assignVar}). */
+export function assignVars(w: Work, vars: Vars | undefined): void {
+  if (vars === undefined) return;
+  for (const [k, v] of Object.entries(vars)) assignVar(w, k, v);
+}
+
+/** After an action: a changed contact memory is written through a `memory.set` effect. */
+export function flushMemory(before: Vars | undefined, w: Work): void {
+  const after = w.memory ?? {};
+  const prev = before ?? {};
+  const keys = new Set([...Object.keys(after), ...Object.keys(prev)]);
+  for (const k of keys) {
+    if (!Object.is(after[k], prev[k])) {
+      emit(w, { kind: 'memory.set', values: { ...after } });
+      return;
+    }
+  }
 }
 
 /** Appends an effect with the next sequence number; returns that number. */

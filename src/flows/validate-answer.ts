@@ -1,5 +1,5 @@
-import type { VarValue } from './contract.js';
-import type { ValidationDef } from './flow-schema.js';
+import type { InboundMessage, VarValue, Vars } from './contract.js';
+import { MEDIA_KINDS, type ValidationDef } from './flow-schema.js';
 import { normalizeText } from './text-match.js';
 
 /** Outcome of checking an answer to an `ask`. */
@@ -19,6 +19,21 @@ export function validateAnswer(text: string, rule: ValidationDef | undefined): A
   if (answer === '') return { status: 'invalid' };
   if (rule === undefined) return { status: 'valid', value: answer };
   switch (rule.kind) {
+    case 'time': {
+      const m = /^([01]?\d|2[0-3])[:.h]([0-5]\d)$/.exec(answer);
+      return m === null
+        ? { status: 'invalid' }
+        : { status: 'valid', value: `${(m[1] ?? '').padStart(2, '0')}:${m[2] ?? ''}` };
+    }
+    case 'image':
+    case 'document':
+    case 'audio':
+    case 'video':
+    case 'media':
+    case 'location':
+    case 'contact':
+      // Not text: see captureAnswer.
+      return { status: 'invalid' };
     case 'pattern': {
       let re: RegExp;
       try {
@@ -58,4 +73,81 @@ function isCalendarDate(text: string): boolean {
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Outcome of {@link captureAnswer}: the variables an answer sets. */
+export type CaptureResult =
+  { readonly status: 'valid'; readonly vars: Vars } | { readonly status: 'invalid' };
+
+/** True when an `ask` of this rule takes a non-text answer (media, location, contact). */
+export function isNonTextKind(rule: ValidationDef | undefined): boolean {
+  return (
+    rule !== undefined &&
+    (rule.kind === 'location' ||
+      rule.kind === 'contact' ||
+      (MEDIA_KINDS as readonly string[]).includes(rule.kind))
+  );
+}
+
+/** Variable names an `ask` sets besides `var` itself, for its rule. */
+export function capturedSuffixes(rule: ValidationDef | undefined): readonly string[] {
+  if (rule === undefined) return [];
+  if (rule.kind === 'location') return ['Latitude', 'Longitude', 'Name', 'Address'];
+  if (rule.kind === 'contact') return ['Phone'];
+  if ((MEDIA_KINDS as readonly string[]).includes(rule.kind))
+    return ['MimeType', 'Caption', 'Availability'];
+  return [];
+}
+
+/**
+ * Checks an inbound message as the answer to an `ask` storing into `target`: typed text
+ * for text rules; for media, location and contact rules the message of that kind. A
+ * media answer keeps its id (null while not ready), mime type, caption and availability.
+ */
+export function captureAnswer(
+  msg: InboundMessage,
+  rule: ValidationDef | undefined,
+  target: string,
+): CaptureResult {
+  if (!isNonTextKind(rule)) {
+    if (msg.type !== 'text' || msg.text === undefined) return { status: 'invalid' };
+    const r = validateAnswer(msg.text, rule);
+    return r.status === 'valid' ? { status: 'valid', vars: { [target]: r.value } } : r;
+  }
+  const kind = rule?.kind;
+  if (kind === 'location') {
+    const loc = msg.location;
+    if (msg.type !== 'location' || loc === undefined) return { status: 'invalid' };
+    return {
+      status: 'valid',
+      vars: {
+        [target]: `${loc.latitude},${loc.longitude}`,
+        [`${target}Latitude`]: loc.latitude,
+        [`${target}Longitude`]: loc.longitude,
+        [`${target}Name`]: loc.name ?? null,
+        [`${target}Address`]: loc.address ?? null,
+      },
+    };
+  }
+  if (kind === 'contact') {
+    const card = msg.contacts?.[0];
+    if (msg.type !== 'contacts' || card === undefined) return { status: 'invalid' };
+    return {
+      status: 'valid',
+      vars: { [target]: card.name ?? null, [`${target}Phone`]: card.phones?.[0] ?? null },
+    };
+  }
+  const mediaTypes = ['image', 'document', 'audio', 'video'];
+  if (!mediaTypes.includes(msg.type) || (kind !== 'media' && msg.type !== kind))
+    return { status: 'invalid' };
+  const media = msg.media;
+  return {
+    status: 'valid',
+    vars: {
+      [target]: media?.id ?? null,
+      [`${target}MimeType`]: media?.mimeType ?? null,
+      [`${target}Caption`]: media?.caption ?? msg.text ?? null,
+      [`${target}Availability`]: media?.availability ?? 'unavailable',
+    },
+  };
 }

@@ -53,11 +53,15 @@ export function toInboundMessage(message: Message): InboundMessage {
     if (reply.data.label !== undefined) out.label = reply.data.label;
   }
   if (message.media !== undefined) {
-    const { availability, id, downloadPath } = message.media;
+    const { availability, id, downloadPath, mimeType } = message.media;
+    const content = message[message.type as 'image'];
+    const caption = content?.['caption'];
     out.media = {
       availability,
       ...(id === undefined ? {} : { id }),
       ...(downloadPath === undefined ? {} : { downloadPath }),
+      ...(typeof mimeType === 'string' ? { mimeType } : {}),
+      ...(typeof caption === 'string' ? { caption } : {}),
     };
   }
   const location =

@@ -41,6 +41,9 @@ const OTHER_OUTCOMES = [
   'cancelled',
   'noted',
   'ended',
+  'started',
+  'saved',
+  'logged',
 ];
 
 /**

@@ -160,6 +160,10 @@ export function describeEvent(event: FlowEvent): string {
       return 'a person took the conversation over';
     case 'handoff.released':
       return 'released to the API';
+    case 'subflow.done':
+      return event.error === undefined
+        ? 'sub-flow returned'
+        : `sub-flow could not run: ${event.error}`;
   }
 }
 
@@ -184,6 +188,12 @@ export function describeEffect(effect: Effect): string {
       return `handoff requested${effect.reason === undefined ? '' : `: ${effect.reason}`}`;
     case 'end':
       return 'conversation ended';
+    case 'flow.call':
+      return `sub-flow ${effect.flowId}`;
+    case 'memory.set':
+      return `contact memory: ${Object.keys(effect.values).join(', ')}`;
+    case 'flow.error':
+      return `error path: ${effect.code}`;
   }
 }
 

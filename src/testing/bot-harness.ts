@@ -61,6 +61,8 @@ export interface BotHarness {
   readonly sandbox: Sandbox;
   readonly bot: Bot;
   readonly clock: MovableClock;
+  /** The bot's store (a memory store). */
+  readonly store: MemoryStore;
   /** Base URL of the sandbox. */
   readonly apiUrl: string;
   /** Waits until the sandbox has no callback in flight and the bot has no work. */
@@ -105,12 +107,13 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
   });
   const calls = new HandlerCalls();
+  const store = new MemoryStore({ clock });
   const bot = createBot({
     flows: options.bot.flows,
     handlers: calls.wrap(options.bot.handlers),
     ...(options.bot.entry === undefined ? {} : { entry: options.bot.entry }),
     api: { client },
-    store: new MemoryStore({ clock }),
+    store,
     clock,
     logger,
     callbacks: { secret },
@@ -158,6 +161,7 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     sandbox,
     bot,
     clock,
+    store,
     apiUrl: api.url,
     settle,
     async advance(ms) {

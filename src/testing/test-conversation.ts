@@ -7,6 +7,7 @@ import type { ContactState, SandboxConfigInput } from '../sandbox/index.js';
 import { startBotHarness, type BotHarness, type ContactMessage } from './bot-harness.js';
 import { viewOfRequest, type MessageView, type OptionView } from './message-view.js';
 import { Transcript } from './transcript.js';
+import { loadContactMemory } from '../engine/contact-memory.js';
 
 /** One message the bot sent to the contact. */
 export type SentMessage = MessageView & { readonly messageId: string };
@@ -36,6 +37,8 @@ export interface TestConversation {
   /** Taps a button or list row of the last menu the bot sent, by title or option id. */
   tap(idOrTitle: string): Promise<void>;
   sendImage(caption?: string): Promise<void>;
+  sendVideo(caption?: string): Promise<void>;
+  sendAudio(): Promise<void>;
   sendDocument(filename?: string): Promise<void>;
   sendLocation(latitude: number, longitude: number, name?: string): Promise<void>;
   sendContact(name?: string, phone?: string): Promise<void>;
@@ -58,6 +61,10 @@ export interface TestConversation {
   /** The conversation's state path (e.g. `welcome`), or undefined before it starts. */
   state(): Promise<string | undefined>;
   vars(): Promise<Record<string, unknown>>;
+  /** The contact's memory (`contact.<name>` values kept across conversations). */
+  contactMemory(): Promise<Record<string, unknown>>;
+  /** Erases the contact (`bot.forget`): its memory and conversations. */
+  forget(): Promise<void>;
   humanOwned(): Promise<boolean>;
   /** Sends rejected by the API, with their codes (e.g. `contact_opted_out`). */
   rejections(): readonly string[];
@@ -182,6 +189,17 @@ export async function createTestConversation(
         },
         `[image]${caption === undefined ? '' : ` ${caption}`}`,
       ),
+    sendVideo: (caption) =>
+      inbound(
+        {
+          type: 'video',
+          ...(caption === undefined ? {} : { caption }),
+          media: { outcome: 'ready', readyAfterMs: 0 },
+        },
+        `[video]${caption === undefined ? '' : ` ${caption}`}`,
+      ),
+    sendAudio: () =>
+      inbound({ type: 'audio', media: { outcome: 'ready', readyAfterMs: 0 } }, '[audio]'),
     sendDocument: (filename = 'document.pdf') =>
       inbound(
         { type: 'document', media: { outcome: 'ready', readyAfterMs: 0, filename } },
@@ -243,6 +261,11 @@ export async function createTestConversation(
     state: async () => (await view())?.state,
     vars: async () => ({ ...(await view())?.vars }),
     humanOwned: async () => (await view())?.humanOwned ?? false,
+    contactMemory: async () => ({ ...(await loadContactMemory(harness.store, phone)) }),
+    async forget() {
+      transcript.system('the contact was forgotten (erasure)');
+      await harness.bot.forget(phone);
+    },
     rejections: () => [...rejected],
     transcript: () => (collect(), transcript.text()),
     close: () => harness.close(),

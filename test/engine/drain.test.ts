@@ -20,7 +20,9 @@ const slowFlow = compileFlow(
     version: 1,
     start: 'work',
     states: {
-      work: { call: { handler: 'slow', outcomes: { ok: 'done' }, timeout: '10m' } },
+      work: {
+        call: { handler: 'slow', outcomes: { ok: 'done' }, onError: 'done', timeout: '10m' },
+      },
       done: { say: 'Done.', final: true },
     },
   }),

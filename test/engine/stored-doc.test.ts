@@ -94,10 +94,23 @@ describe('toStoredDoc / parseStoredDoc', () => {
   it('should write the format version and the applied items, and read them back', () => {
     const applied = doc({ applied: ['msg:m1', 'handler:c1:1:3'] });
     const stored = toStoredDoc(applied, false);
-    expect(stored['v']).toBe(STORED_DOC_VERSION);
+    // Format 2 unless a sub-flow stack is stored (format 3, refused by older workers).
+    expect(stored['v']).toBe(2);
     expect(stored['applied']).toEqual(['msg:m1', 'handler:c1:1:3']);
     expect(parseStoredDoc(viaJson(stored))).toEqual({ status: 'valid', doc: applied });
     expect(toStoredDoc(doc(), false)).not.toHaveProperty('applied');
+    const frame = {
+      flowId: 'main',
+      flowVersion: 1,
+      snapshot: { value: 'x' },
+      state: 'x',
+      requestId: 'x#3',
+    };
+    const withStack = doc({ stack: [frame] });
+    const storedStack = toStoredDoc(withStack, false);
+    expect(storedStack['v']).toBe(STORED_DOC_VERSION);
+    expect(storedStack['stack']).toEqual([frame]);
+    expect(parseStoredDoc(viaJson(storedStack))).toEqual({ status: 'valid', doc: withStack });
   });
 
   it('should read a document written by the first format (fixture from wave 1) as applied-nothing', () => {

@@ -275,7 +275,18 @@ describe('compileFlow call', () => {
       outcome: 'weird',
     });
     expect(d.state()).toBe('failed');
-    expect(summary(d.context().outbox)).toEqual(['text:Failed: unknown_outcome', 'end']);
+    // The error path is logged by the engine (flow.error) before the error state speaks.
+    expect(summary(d.context().outbox)).toEqual([
+      'flow.error',
+      'text:Failed: unknown_outcome',
+      'end',
+    ]);
+    expect(d.context().outbox[0]).toMatchObject({
+      kind: 'flow.error',
+      state: 'lookup',
+      code: 'unknown_outcome',
+      target: 'failed',
+    });
   });
 
   it('should route handler errors and timeouts to their targets', () => {

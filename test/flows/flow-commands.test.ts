@@ -36,14 +36,14 @@ describe('flow commands', () => {
     expect(r.out).toContain(
       'test/fixtures/flows/broken-lint.yaml:16:11 error states.welcome.menu.options[1].goto: unknown state "agent" [unknown-target]',
     );
-    expect(r.out).toMatch(/1 file checked: 7 errors, 4 warnings\n$/);
+    expect(r.out).toMatch(/1 file checked: 11 errors, 0 warnings\n$/);
     expect(r.code).toBe(1);
   });
 
   it('should print a mermaid graph', async () => {
     const r = await run('graph', 'flows/order-status.yaml', '--format', 'mermaid');
     expect(r.out).toMatch(/^stateDiagram-v2\n/);
-    expect(r.out).toContain('anyState --> optedOut : send failed contact_opted_out');
+    expect(r.out).toContain('anyState --> s_optedOut : send failed contact_opted_out');
   });
 
   it('should reject an unknown graph format', async () => {

@@ -51,7 +51,7 @@ describe('FlowSchema', () => {
       ask: { prompt: 'p', var: 'x', goto: 'hi' },
     };
     expect(issues({ ...minimal, states: { hi: state } })).toEqual([
-      'states.hi: a state has at most one of menu, ask, call, handoff; found menu, ask',
+      'states.hi.ask: a state has at most one of menu, ask, call, subflow, handoff, branch; found menu, ask',
     ]);
   });
 

@@ -30,17 +30,17 @@ describe('lintFlow', () => {
   it('should report every broken construct with file:line:column and path', async () => {
     const f = 'test/fixtures/flows/broken-lint.yaml';
     expect(await lintFile(f, ['lookupOrder'])).toEqual([
-      `${f}:7:5 error states.welcome.say: {{nickname}} is not a declared variable (declare it in vars, ask.var, call.sets or menu.onSelect.var; contact fields are contact.name and contact.phone) [undeclared-var]`,
+      `${f}:7:5 error states.welcome.say: {{nickname}}: "nickname" is not a declared variable (declare it in vars, ask.var, set, call.sets, menu.onSelect.var, subflow.output or inputs) [undeclared-var]`,
       `${f}:15:11 error states.welcome.menu.options[1].title: Button title "Talk to a person, now" is 21 characters; the limit is 20 (spec 4.5.2) [content-limit]`,
       `${f}:16:11 error states.welcome.menu.options[1].goto: unknown state "agent" [unknown-target]`,
       `${f}:17:11 error states.welcome.menu.options[2].id: option id "faq" is already used by options[0] [duplicate-option]`,
-      `${f}:21:5 warning states.faq.call: handler errors of "lookupFaq" have nowhere to go (add call.onError or a flow-level onError) [missing-error-target]`,
+      `${f}:21:5 error states.faq.call: handler errors and unknown outcomes of "lookupFaq" have nowhere to go: add call.onError or a flow-level onError [missing-error-target]`,
       `${f}:22:7 error states.faq.call.handler: handler "lookupFaq" is not provided by the bot (known: lookupOrder) [unknown-handler]`,
-      `${f}:25:3 warning states.stuck: state "stuck" cannot be reached from "welcome" [unreachable-state]`,
+      `${f}:25:3 error states.stuck: state "stuck" cannot be reached from "welcome" (no goto, option, outcome or trigger leads to it; remove it or link it) [unreachable-state]`,
       `${f}:25:3 error states.stuck: state "stuck" is not final and has no way out (add a menu, ask, call, handoff, goto, timeout or final: true) [stuck-state]`,
-      `${f}:27:3 warning states.loopA: state "loopA" cannot be reached from "welcome" [unreachable-state]`,
+      `${f}:27:3 error states.loopA: state "loopA" cannot be reached from "welcome" (no goto, option, outcome or trigger leads to it; remove it or link it) [unreachable-state]`,
       `${f}:29:5 error states.loopA.goto: goto never waits for input: loopA → loopB → loopA [goto-loop]`,
-      `${f}:30:3 warning states.loopB: state "loopB" cannot be reached from "welcome" [unreachable-state]`,
+      `${f}:30:3 error states.loopB: state "loopB" cannot be reached from "welcome" (no goto, option, outcome or trigger leads to it; remove it or link it) [unreachable-state]`,
       `${f}:32:5 error states.loopB.goto: goto never waits for input: loopB → loopA → loopB [goto-loop]`,
     ]);
   });
@@ -50,7 +50,7 @@ describe('lintFlow', () => {
     expect(await lintFile(f)).toEqual([
       `${f}:1:1 error id: must be kebab-case (a-z, 0-9, "-") [schema]`,
       `${f}:2:1 error version: Too small: expected number to be >=1 [schema]`,
-      `${f}:5:3 error states.welcome: Unrecognized key: "colour" [schema]`,
+      `${f}:7:5 error states.welcome.colour: unknown key "colour"; allowed here: description, set, say, menu, ask, call, subflow, branch, debounce, handoff, otherwise, timeout, goto, remind, onSendFailed, final [schema]`,
       `${f}:9:7 error states.welcome.menu.type: Invalid option: expected one of "buttons"|"list" [schema]`,
     ]);
   });

@@ -14,6 +14,8 @@ export function scaleFlow(): RunnableFlow {
       version: 1,
       start: 'listen',
       triggers: [{ keywords: ['remind me'], goto: 'remindCall' }],
+      // A handler error needs somewhere to go (validate refuses a call without one).
+      onError: 'listen',
       states: {
         listen: { ask: { prompt: 'Say something.', var: 'text', goto: 'record' } },
         record: {

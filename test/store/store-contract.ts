@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { conversationContract } from './store-contract-conversations.js';
 import type { ContractContext, StoreFixture } from './store-contract-context.js';
 import { inboxContract } from './store-contract-inbox.js';
+import { contactMemoryContract } from './store-contract-memory.js';
 import { recordContract } from './store-contract-records.js';
 import { retentionContract } from './store-contract-retention.js';
 import { timerContract } from './store-contract-timers.js';
@@ -40,5 +41,6 @@ export function storeContractSuite(name: string, makeStore: () => Promise<StoreF
     timerContract(ctx);
     recordContract(ctx);
     retentionContract(ctx);
+    contactMemoryContract(ctx);
   });
 }

@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { Redis } from 'ioredis';
+import { forgetContact } from '../engine/contact-memory.js';
+import { RedisStore } from '../store/redis-store.js';
+import { SqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
+
+/** Where the forget command writes (injectable for tests). */
+export interface ForgetCommandIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly setExitCode: (code: number) => void;
+}
+
+const defaultIo: ForgetCommandIo = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+};
+
+const E164 = /^\+[1-9]\d{7,14}$/;
+
+/**
+ * Adds `forget`: erasure of contacts (their contact memory, conversation documents and
+ * waiting events) in the store `run` uses: Redis when `--redis`/`REDIS_URL` is set, else
+ * the SQLite state file (`--state`, `STATE_PATH`, default `.switchboard/state.db`).
+ * @example
+ * // switchboard forget +15551230001 --state .switchboard/state.db
+ */
+export function registerForgetCommand(program: Command, io: ForgetCommandIo = defaultIo): Command {
+  program
+    .command('forget')
+    .description('Erase contacts: their contact memory and conversations (an erasure request)')
+    .argument('<phones...>', 'E.164 phone numbers, e.g. +15551230001')
+    .option(
+      '--state <file>',
+      'the SQLite state file of `run` (default: STATE_PATH or .switchboard/state.db)',
+    )
+    .option('--redis <url>', 'the Redis of `run` (default: REDIS_URL)')
+    .option('--redis-prefix <prefix>', 'key prefix (default: REDIS_PREFIX or switchboard:)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard forget +15551230001\n  $ REDIS_URL=redis://127.0.0.1:6379 switchboard forget +15551230001 +15551230002\n\nA running bot can do the same with bot.forget(phone). With SQLite, stop `run` first (one process per state file).',
+    )
+    .action(
+      async (phones: string[], opts: { state?: string; redis?: string; redisPrefix?: string }) => {
+        const bad = phones.filter((p) => !E164.test(p));
+        if (bad.length > 0) {
+          io.err(
+            `not an E.164 phone number: ${bad.join(', ')} (write it as +<country code><number>)\n`,
+          );
+          io.setExitCode(1);
+          return;
+        }
+        const redisUrl = opts.redis ?? process.env['REDIS_URL'];
+        let redis: Redis | undefined;
+        let store: Store;
+        try {
+          if (redisUrl !== undefined && redisUrl !== '') {
+            redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+            redis.on('error', () => undefined);
+            await redis.connect();
+            store = new RedisStore({
+              redis,
+              prefix: opts.redisPrefix ?? process.env['REDIS_PREFIX'] ?? 'switchboard:',
+            });
+          } else {
+            const path =
+              opts.state ?? process.env['STATE_PATH'] ?? join('.switchboard', 'state.db');
+            store = new SqliteStore({ path });
+          }
+        } catch (error) {
+          redis?.disconnect();
+          io.err(
+            `cannot open the store: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          io.setExitCode(1);
+          return;
+        }
+        try {
+          for (const phone of phones) {
+            const r = await forgetContact(store, phone);
+            io.out(
+              `${phone}: contact memory ${r.memory ? 'erased' : 'was empty'}, ${r.conversations.length} conversation${r.conversations.length === 1 ? '' : 's'} erased\n`,
+            );
+          }
+        } finally {
+          await store.close();
+          redis?.disconnect();
+        }
+      },
+    );
+  return program;
+}

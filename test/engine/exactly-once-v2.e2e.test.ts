@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { IngestEvent } from '../../src/engine/types.js';
+import { loadContactMemory } from '../../src/engine/contact-memory.js';
+import { compileFlow, defineFlow } from '../../src/flows/index.js';
+import { fromApiMessage } from '../../src/ingest/normalize.js';
+import type { Store } from '../../src/store/store.js';
+import { faultyStore, type Fault } from './faulty-store.js';
+import { ADA, startHarness, type Harness } from './harness.js';
+
+/**
+ * Exactly once with the v2 constructs: a sub-flow call and return (the call stack is
+ * written in the document's compare-and-set with the applied item), contact memory
+ * (written by an effect after that save) and a durable `delay:` between two messages.
+ */
+const main = compileFlow(
+  defineFlow({
+    id: 'main',
+    version: 1,
+    start: 'hi',
+    contact: { seen: null },
+    states: {
+      hi: {
+        set: { 'contact.seen': 'yes' },
+        say: 'Hello!',
+        subflow: { use: 'ask-name', output: { name: 'answer' }, goto: 'thanks' },
+      },
+      thanks: { say: ['Thanks {{name}}.', { delay: '1s' }, 'Bye.'], final: true },
+    },
+  }),
+);
+const askName = compileFlow(
+  defineFlow({
+    id: 'ask-name',
+    version: 1,
+    start: 'ask',
+    outputs: ['answer'],
+    states: {
+      ask: { ask: { prompt: 'Your name?', var: 'answer', goto: 'done' } },
+      done: { final: true },
+    },
+  }),
+);
+
+const EXPECTED = ['text:Hello!', 'text:Your name?', 'text:Thanks Ada.', 'text:Bye.'];
+const WRITES: readonly (keyof Store)[] = [
+  'putConversation',
+  'enqueue',
+  'ackInbox',
+  'putSend',
+  'scheduleTimer',
+  'completeTimer',
+  'setValue',
+];
+
+async function run(fault: Fault | undefined): Promise<{
+  sent: string[];
+  calls: Map<string, number>;
+  tripped: boolean;
+  memory: unknown;
+}> {
+  const h: Harness = await startHarness({ flows: [main, askName] });
+  const data = h.store;
+  const faulty = faultyStore(data, fault);
+  await h.restart({ store: faulty.store });
+  let restarted = false;
+  const recover = async (redeliver?: IngestEvent): Promise<void> => {
+    for (let round = 0; round < 2; round++) {
+      await h.bot.idle();
+      if (faulty.tripped && !restarted) {
+        restarted = true;
+        await h.restart({ store: data });
+        if (redeliver !== undefined) await h.bot.handle(redeliver);
+        await h.bot.idle();
+      }
+      for (const ms of [0, 5_000, 30_000]) {
+        h.clock.advance(ms);
+        await h.bot.start().catch(() => undefined);
+        await h.bot.idle();
+      }
+    }
+  };
+  const say = async (text: string): Promise<void> => {
+    const message = h.sandbox.control.injectInbound({ type: 'text', text, from: ADA });
+    const conversation = h.sandbox.control
+      .conversations()
+      .find((c) => c.id === message.conversationId);
+    const event = conversation === undefined ? undefined : fromApiMessage(message, conversation);
+    if (event === undefined) throw new Error('no event');
+    await h.bot.handle(event).catch(() => undefined);
+    await recover(event);
+  };
+  try {
+    await say('hello');
+    await say('Ada');
+    await recover();
+    return {
+      sent: h.sentTo(ADA),
+      calls: new Map(faulty.calls),
+      tripped: faulty.tripped,
+      memory: await loadContactMemory(data, ADA),
+    };
+  } finally {
+    await h.close();
+  }
+}
+
+describe('engine: exactly once with sub-flows, contact memory and delays', () => {
+  it('should run the scenario once without faults (baseline)', async () => {
+    const { sent, memory } = await run(undefined);
+    expect(sent).toEqual(EXPECTED);
+    expect(memory).toEqual({ seen: 'yes' });
+  });
+
+  it('should send every message once and keep the memory, with a failure at any write', async () => {
+    const baseline = await run(undefined);
+    const failures: string[] = [];
+    let cases = 0;
+    for (const operation of WRITES) {
+      const count = baseline.calls.get(operation) ?? 0;
+      for (let nth = 1; nth <= count; nth++) {
+        for (const when of ['before', 'after'] as const) {
+          const { sent, tripped, memory } = await run({ operation, nth, when });
+          cases++;
+          if (!tripped) continue;
+          if (JSON.stringify([...sent].sort()) !== JSON.stringify([...EXPECTED].sort()))
+            failures.push(`${operation} #${nth} ${when}: ${JSON.stringify(sent)}`);
+          if (JSON.stringify(memory) !== JSON.stringify({ seen: 'yes' }))
+            failures.push(`${operation} #${nth} ${when}: memory ${JSON.stringify(memory)}`);
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(20);
+    expect(failures).toEqual([]);
+  }, 180_000);
+});
