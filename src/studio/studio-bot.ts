@@ -6,6 +6,7 @@ import { compileFlowFile, resolveBot, type ResolvedBot } from '../bot/resolve-bo
 import type { RunnableFlow } from '../flows/contract.js';
 import {
   flowToMermaid,
+  mermaidStateId,
   formatDiagnostic,
   lintFlow,
   loadFlowFile,
@@ -142,7 +143,7 @@ async function describeFile(file: string, flow: RunnableFlow): Promise<StudioFlo
 export function studioDiagram(flow: StudioFlow): string | undefined {
   if (flow.definition === undefined) return undefined;
   const names = new Map(
-    Object.keys(flow.definition.states).map((name) => [name.replace(/[^A-Za-z0-9_]/g, '_'), name]),
+    Object.keys(flow.definition.states).map((name) => [mermaidStateId(name), name]),
   );
   const titled = new Set<string>();
   return flowToMermaid(flow.definition)

@@ -102,7 +102,7 @@ describe('studio API', () => {
         flows: { id: string; mermaid: string; analytics: Record<string, unknown> }[];
       }
     ).flows;
-    expect(flows[0]?.mermaid).toContain('welcome : welcome');
+    expect(flows[0]?.mermaid).toContain('s_welcome : welcome');
     expect(flows[0]?.analytics['welcome']).toMatchObject({ visits: 1, current: 1 });
   });
 

@@ -86,7 +86,7 @@ describe('switchboard studio (command)', () => {
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     writeFileSync(
       join(dir, 'flow.yaml'),
-      "id: word-bot\nversion: 1\nstart: ask\nstates:\n  ask:\n    call: { handler: word, sets: [word], outcomes: { ok: tell } }\n  tell:\n    say: 'The word is {{word}}.'\n    final: true\n",
+      "id: word-bot\nversion: 1\nstart: ask\nstates:\n  ask:\n    call: { handler: word, sets: [word], outcomes: { ok: tell }, onError: tell }\n  tell:\n    say: 'The word is {{word}}.'\n    final: true\n",
     );
     const handler = (word: string): string =>
       `export const word = () => ({ outcome: 'ok', vars: { word: '${word}' } });\n`;

@@ -127,9 +127,20 @@ function decorate(svg, states, current, analytics) {
   svg.querySelector('.sb-current')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
+/**
+ * The Mermaid node id of a state: the same rule as `mermaidStateId` of
+ * src/flows/flow-to-mermaid.ts (distinct for any id, keywords and -/_ included).
+ */
+function mermaidStateId(name) {
+  return `s_${name
+    .replace(/_/g, '__')
+    .replace(/-/g, '_h')
+    .replace(/[^A-Za-z0-9_]/g, (c) => `_x${c.charCodeAt(0).toString(16)}_`)}`;
+}
+
 /** The diagram node of a state (Mermaid names state nodes `state-<id>-<n>`). */
 function nodeOf(svg, name) {
-  const id = name.replace(/[^A-Za-z0-9_]/g, '_');
+  const id = mermaidStateId(name);
   for (const node of svg.querySelectorAll('g.node')) {
     if (node.getAttribute('data-id') === id) return node;
     const m = /(?:^|-)state-([A-Za-z0-9_]+)-\d+$/.exec(node.id);
