@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { IngestEvent } from '../../src/engine/types.js';
 import { loadContactMemory } from '../../src/engine/contact-memory.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
-import { fromApiMessage } from '../../src/ingest/normalize.js';
 import type { Store } from '../../src/store/store.js';
-import { faultyStore, type Fault } from './faulty-store.js';
+import { crashSession } from './crash-session.js';
+import type { Fault } from './faulty-store.js';
 import { ADA, startHarness, type Harness } from './harness.js';
 
 /**
@@ -59,36 +58,7 @@ async function run(fault: Fault | undefined): Promise<{
   memory: unknown;
 }> {
   const h: Harness = await startHarness({ flows: [main, askName] });
-  const data = h.store;
-  const faulty = faultyStore(data, fault);
-  await h.restart({ store: faulty.store });
-  let restarted = false;
-  const recover = async (redeliver?: IngestEvent): Promise<void> => {
-    for (let round = 0; round < 2; round++) {
-      await h.bot.idle();
-      if (faulty.tripped && !restarted) {
-        restarted = true;
-        await h.restart({ store: data });
-        if (redeliver !== undefined) await h.bot.handle(redeliver);
-        await h.bot.idle();
-      }
-      for (const ms of [0, 5_000, 30_000]) {
-        h.clock.advance(ms);
-        await h.bot.start().catch(() => undefined);
-        await h.bot.idle();
-      }
-    }
-  };
-  const say = async (text: string): Promise<void> => {
-    const message = h.sandbox.control.injectInbound({ type: 'text', text, from: ADA });
-    const conversation = h.sandbox.control
-      .conversations()
-      .find((c) => c.id === message.conversationId);
-    const event = conversation === undefined ? undefined : fromApiMessage(message, conversation);
-    if (event === undefined) throw new Error('no event');
-    await h.bot.handle(event).catch(() => undefined);
-    await recover(event);
-  };
+  const { faulty, recover, say } = await crashSession(h, fault);
   try {
     await say('hello');
     await say('Ada');
@@ -97,7 +67,7 @@ async function run(fault: Fault | undefined): Promise<{
       sent: h.sentTo(ADA),
       calls: new Map(faulty.calls),
       tripped: faulty.tripped,
-      memory: await loadContactMemory(data, ADA),
+      memory: await loadContactMemory(h.store, ADA),
     };
   } finally {
     await h.close();

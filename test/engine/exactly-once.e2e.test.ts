@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { IngestEvent } from '../../src/engine/types.js';
 import { fromApiMessage } from '../../src/ingest/normalize.js';
 import type { Store } from '../../src/store/store.js';
-import { faultyStore, type Fault } from './faulty-store.js';
+import { crashSession } from './crash-session.js';
+import type { Fault } from './faulty-store.js';
 import { ADA, HOUR, START, startHarness, type Harness } from './harness.js';
 
 const WRITES: readonly (keyof Store)[] = [
@@ -41,40 +41,7 @@ async function run(
   fault: Fault | undefined,
 ): Promise<{ sent: string[]; calls: Map<string, number>; tripped: boolean }> {
   const h: Harness = await startHarness();
-  const data = h.store;
-  const faulty = faultyStore(data, fault);
-  await h.restart({ store: faulty.store });
-  let restarted = false;
-  const recover = async (redeliver?: IngestEvent): Promise<void> => {
-    for (let round = 0; round < 2; round++) {
-      await h.bot.idle();
-      if (faulty.tripped && !restarted) {
-        restarted = true;
-        await h.restart({ store: data });
-        if (redeliver !== undefined) await h.bot.handle(redeliver);
-        await h.bot.idle();
-      }
-      // Reconciliation of an unknown send runs from a timer (first attempt at once).
-      for (const ms of [0, 5_000, 30_000]) {
-        h.clock.advance(ms);
-        // What the bot's tick does every second: fire due timers, sweep inboxes (a
-        // conversation leased by the killed bot is taken once its lease expired).
-        await h.bot.start().catch(() => undefined);
-        await h.bot.idle();
-      }
-    }
-  };
-  const say = async (text: string): Promise<void> => {
-    const message = h.sandbox.control.injectInbound({ type: 'text', text, from: ADA });
-    const conversation = h.sandbox.control
-      .conversations()
-      .find((c) => c.id === message.conversationId);
-    const event = conversation === undefined ? undefined : fromApiMessage(message, conversation);
-    if (event === undefined) throw new Error('no event');
-    // A store error answers the callback 503: the API delivers it again later.
-    await h.bot.handle(event).catch(() => undefined);
-    await recover(event);
-  };
+  const { faulty, recover, say } = await crashSession(h, fault);
   try {
     await say('hello');
     await say('remind');
