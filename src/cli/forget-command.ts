@@ -25,8 +25,9 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 
 /**
  * Adds `forget`: erasure of contacts (their contact memory, conversation documents and
- * waiting events) in the store `run` uses: Redis when `--redis`/`REDIS_URL` is set, else
- * the SQLite state file (`--state`, `STATE_PATH`, default `.switchboard/state.db`).
+ * waiting events) in the store `run` uses: the SQLite state file given by `--state`, else
+ * Redis when `--redis`/`REDIS_URL` is set, else the state file of `STATE_PATH` (default
+ * `.switchboard/state.db`).
  * @example
  * // switchboard forget +15551230001 --state .switchboard/state.db
  */
@@ -55,7 +56,14 @@ export function registerForgetCommand(program: Command, io: ForgetCommandIo = de
           io.setExitCode(1);
           return;
         }
-        const redisUrl = opts.redis ?? process.env['REDIS_URL'];
+        if (opts.redis !== undefined && opts.state !== undefined) {
+          io.err('--redis and --state exclude each other: choose the store `run` uses\n');
+          io.setExitCode(2);
+          return;
+        }
+        // An explicit --state wins over REDIS_URL from the environment.
+        const redisUrl =
+          opts.redis ?? (opts.state === undefined ? process.env['REDIS_URL'] : undefined);
         let redis: Redis | undefined;
         let store: Store;
         try {
