@@ -6,6 +6,9 @@ const Ready = z.object({ url: z.string() });
 const Stats = z.object({ events: z.number(), sends: z.number(), rss: z.number() });
 export type TargetStats = z.infer<typeof Stats>;
 
+/** What a target process runs: the echo route, or the bot on one of the stores. */
+export type TargetMode = 'echo' | 'bot-memory' | 'bot-redis' | 'bot-sqlite';
+
 /** A benchmark target running in its own process. */
 export interface Target {
   readonly url: string;
@@ -13,17 +16,27 @@ export interface Target {
   /** Waits until `events` inbound messages were fed to machines, or the deadline. */
   waitForEvents(events: number, deadlineMs: number): Promise<TargetStats>;
   stop(): Promise<void>;
+  /** Asks the target to exit by itself (SIGTERM), so a CPU profile gets written. */
+  finish(): Promise<void>;
 }
 
 /** Starts `bench/target-server.ts <mode> [prefix]` and waits for its address. */
 export async function spawnTarget(
-  mode: 'echo' | 'bot-memory' | 'bot-redis',
+  mode: TargetMode,
   prefix?: string,
+  options: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {},
 ): Promise<Target> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/target-server.ts', mode, ...(prefix === undefined ? [] : [prefix])],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+    [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      'tsx',
+      'bench/target-server.ts',
+      mode,
+      ...(prefix === undefined ? [] : [prefix]),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...options.env } },
   );
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
@@ -54,6 +67,12 @@ export async function spawnTarget(
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
+      }),
+    finish: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
       }),
   };
 }

@@ -21,7 +21,8 @@ export interface PipelineFigures {
   readonly drainSec: number;
 }
 
-async function pipeline(
+/** Drives `targets` with signed callbacks, then waits until every acked one was processed. */
+export async function pipeline(
   targets: Target[],
   prefix: string,
   connections = CONNECTIONS,

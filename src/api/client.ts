@@ -40,6 +40,7 @@ import { sendOutcome } from './send-outcome.js';
 import type { SendResult } from './send-result.js';
 import { Transport, parseReadBody } from './transport.js';
 import { apiRoot } from './base-url.js';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 
 /** Options of {@link MessagingClient}. */
@@ -57,8 +58,13 @@ export interface MessagingClientOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Names for budget keys. Default: keyId from a SHA-256 prefix of the key, never the key. */
   readonly identity?: { keyId?: string; numberId?: string; workspaceId?: string };
-  /** Injectable fetch (tests). Default: global fetch. */
+  /**
+   * Injectable fetch (tests): every call goes through it. Default: JSON calls through a
+   * keep-alive connection pool (undici), media downloads through the global fetch.
+   */
   readonly fetch?: typeof fetch;
+  /** The connection pool of JSON calls (an undici `Agent` or `Pool`). Default: one shared per process. */
+  readonly dispatcher?: Dispatcher;
   /** Waits for budgets and retries (tests replace it). Default: a real timer. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1). Default: Math.random. */
@@ -115,7 +121,8 @@ export class MessagingClient {
       logger: options.logger ?? silentLogger,
       timeoutMs: options.timeoutMs ?? 10_000,
       retry: { ...DEFAULT_RETRY, ...options.retry },
-      fetch: options.fetch ?? fetch,
+      fetch: options.fetch,
+      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
       sleep: options.sleep ?? realSleep,
       random: options.random ?? Math.random,
     });

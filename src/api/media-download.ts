@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ResponseHeaders } from './http.js';
 import type { Slot } from './limiter.js';
 
 /**
@@ -19,7 +20,7 @@ export interface MediaDownload {
 /** @internal Wraps a 200 media response; the slots are freed exactly once. */
 export function mediaDownload(
   body: ReadableStream<Uint8Array>,
-  headers: Headers,
+  headers: ResponseHeaders,
   slots: readonly Slot[],
 ): MediaDownload {
   const stream = Readable.fromWeb(body);

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -32,7 +33,9 @@ export interface TransportOptions {
   readonly logger: Logger;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
-  readonly fetch: typeof fetch;
+  /** Injected fetch (tests); undefined: JSON calls go through the keep-alive pool. */
+  readonly fetch: typeof fetch | undefined;
+  readonly dispatcher?: Dispatcher;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
 }
@@ -126,6 +129,7 @@ export class Transport {
     if (body !== undefined) init.body = body;
     return exchange({
       fetch: this.options.fetch,
+      ...(this.options.dispatcher === undefined ? {} : { dispatcher: this.options.dispatcher }),
       url: `${this.options.baseUrl.replace(/\/+$/, '')}${path}`,
       init,
       timeoutMs: this.options.timeoutMs,
