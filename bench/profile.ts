@@ -4,7 +4,7 @@
  * then waits for the backlog to drain), stops it cleanly and prints where its CPU time
  * went (self time by package / src folder, and the top functions).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -14,21 +14,25 @@ import { spawnTarget, type TargetMode } from './spawn-target.js';
 import { startStubProcess } from './stub-process.js';
 
 /** Profiles one target mode; returns the summary of its CPU profile. */
-export async function profileTarget(mode: TargetMode): Promise<ProfileSummary> {
+export async function profileTarget(
+  mode: TargetMode,
+): Promise<ProfileSummary & { readonly events: number; readonly cpuMicros: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-prof-'));
   const stub = await startStubProcess();
   try {
     const prefix =
       mode === 'bot-sqlite' ? join(dir, 'state.db') : `sb:bench:prof:${randomUUID()}:`;
+    const file = process.env['KEEP_PROFILE'] ?? join(dir, 'target.cpuprofile');
     const target = await spawnTarget(mode, prefix, {
-      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-      env: { STUB_URL: stub.url },
+      env: { STUB_URL: stub.url, CPU_PROFILE: file },
     });
+    const before = await target.stats();
     await pipeline([target], `prof${Date.now()}`);
+    const { events, cpuMicros } = await target.stats();
     await target.finish();
-    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-    if (file === undefined) throw new Error(`no profile written in ${dir}`);
-    return await summariseProfile(join(dir, file));
+    const counts = await stub.counts();
+    process.stderr.write(`stub: ${counts.sends} sends over ${counts.connections} connections\n`);
+    return { ...(await summariseProfile(file)), events, cpuMicros: cpuMicros - before.cpuMicros };
   } finally {
     await stub.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -36,10 +40,13 @@ export async function profileTarget(mode: TargetMode): Promise<ProfileSummary> {
 }
 
 /** The summary as markdown lines. */
-export function formatProfile(mode: string, s: ProfileSummary): string {
+export function formatProfile(
+  mode: string,
+  s: ProfileSummary & { events: number; cpuMicros: number },
+): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   return [
-    `${mode}: ${(s.busyMs / 1000).toFixed(1)} s busy of ${(s.totalMs / 1000).toFixed(1)} s sampled`,
+    `${mode}: ${(s.busyMs / 1000).toFixed(1)} s busy of ${(s.totalMs / 1000).toFixed(1)} s sampled, ${s.events} callbacks processed ; process CPU ${(s.cpuMicros / Math.max(1, s.events)).toFixed(0)} µs per callback (ack + engine + send)`,
     `- by place: ${s.groups.map((g) => `${g.name} ${pct(g.share)}`).join(', ')}`,
     `- top functions: ${s.functions
       .slice(0, 10)

@@ -3,7 +3,13 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 
 const Ready = z.object({ url: z.string() });
-const Stats = z.object({ events: z.number(), sends: z.number(), rss: z.number() });
+const Stats = z.object({
+  events: z.number(),
+  sends: z.number(),
+  rss: z.number(),
+  /** CPU time (user + system) the target used so far. */
+  cpuMicros: z.number(),
+});
 export type TargetStats = z.infer<typeof Stats>;
 
 /** What a target process runs: the echo route, or the bot on one of the stores. */

@@ -3,13 +3,13 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 
 const Ready = z.object({ url: z.string() });
-const Sends = z.object({ sends: z.number() });
+const Sends = z.object({ sends: z.number(), connections: z.number() });
 
 /** The stub Messaging API running in its own process (bench/stub-api-server.ts). */
 export interface StubProcess {
   readonly url: string;
-  /** Sends it accepted so far. */
-  sends(): Promise<number>;
+  /** Sends it accepted so far, and connections opened to it. */
+  counts(): Promise<{ sends: number; connections: number }>;
   stop(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ export async function startStubProcess(): Promise<StubProcess> {
   const { url } = Ready.parse(JSON.parse(line));
   return {
     url,
-    sends: async () => Sends.parse(await (await fetch(`${url}/__sends`)).json()).sends,
+    counts: async () => Sends.parse(await (await fetch(`${url}/__sends`)).json()),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

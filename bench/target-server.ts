@@ -3,11 +3,14 @@
  * event loop: `tsx bench/target-server.ts echo|bot-memory|bot-redis|bot-sqlite
  * [redis prefix | sqlite file]`.
  * Prints `{"url": ...}` on stdout once listening. `GET /__stats` answers
- * `{ events, sends }` (machine events fed, sends accepted by the stub API, which runs in
+ * `{ events, sends, rss, cpuMicros }` (machine events fed, sends accepted by the stub API, which runs in
  * its own process like the real, remote API). `STUB_URL` names a stub already running
  * (one stub for every target of a run); without it the target starts its own.
- * SIGTERM exits cleanly (so `--cpu-prof` writes its profile).
+ * SIGTERM exits cleanly; with `CPU_PROFILE=<file>` it first writes a CPU profile of the
+ * time since it started listening.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
@@ -67,10 +70,31 @@ if (mode === 'echo') {
   app.use('/callbacks', bot.callbackRouter());
 }
 app.get('/__stats', async (_req, res) => {
-  res.json({ events, sends: await sends(), rss: process.memoryUsage().rss });
+  const cpu = process.cpuUsage();
+  res.json({
+    events,
+    sends: await sends(),
+    rss: process.memoryUsage().rss,
+    cpuMicros: cpu.user + cpu.system,
+  });
 });
 const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
 });
-process.on('SIGTERM', () => process.exit(0));
+
+// CPU_PROFILE=<file>: profile from here (start-up and module loading left out) until SIGTERM.
+const profileFile = process.env['CPU_PROFILE'];
+const session = profileFile === undefined ? undefined : new Session();
+if (session !== undefined) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+process.on('SIGTERM', () => {
+  if (session === undefined || profileFile === undefined) process.exit(0);
+  void session.post('Profiler.stop').then(({ profile }) => {
+    writeFileSync(profileFile, JSON.stringify(profile));
+    process.exit(0);
+  });
+});

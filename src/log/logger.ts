@@ -60,12 +60,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return wrap(logger);
 }
 
+/**
+ * A record below the level returns before winston builds anything (winston itself makes
+ * the record and runs it through its stream before dropping it): the engine logs at
+ * debug on its hot path.
+ */
 function wrap(w: winston.Logger): Logger {
+  const on = (level: string): boolean => !w.silent && w.isLevelEnabled(level);
   return {
-    error: (m, meta) => void w.error(m, meta),
-    warn: (m, meta) => void w.warn(m, meta),
-    info: (m, meta) => void w.info(m, meta),
-    debug: (m, meta) => void w.debug(m, meta),
+    error: (m, meta) => void (on('error') && w.error(m, meta)),
+    warn: (m, meta) => void (on('warn') && w.warn(m, meta)),
+    info: (m, meta) => void (on('info') && w.info(m, meta)),
+    debug: (m, meta) => void (on('debug') && w.debug(m, meta)),
     child: (meta) => wrap(w.child(meta)),
   };
 }

@@ -47,4 +47,28 @@ describe('createLogger', () => {
     const line = JSON.parse(text().trim()) as Record<string, unknown>;
     expect(line).toMatchObject({ level: 'warn', message: 'hello', n: 1 });
   });
+
+  it('should drop records below the level before reading their metadata', async () => {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+    let reads = 0;
+    const meta = {
+      get conversationId() {
+        reads++;
+        return 'c1';
+      },
+    };
+    const info = createLogger({ format: 'json', level: 'info', stream });
+    info.debug('hidden', meta);
+    info.child({ worker: 'w1' }).debug('hidden too', meta);
+    info.info('shown', { n: 1 });
+    const silent = createLogger({ format: 'json', level: 'silent', stream });
+    silent.error('never', meta);
+    await new Promise((r) => setImmediate(r));
+    expect(reads).toBe(0);
+    const lines = chunks.join('').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 'info', message: 'shown' });
+  });
 });
