@@ -20,8 +20,7 @@ export async function profileTarget(
   const dir = mkdtempSync(join(tmpdir(), 'sb-prof-'));
   const stub = await startStubProcess();
   try {
-    const prefix =
-      mode === 'bot-sqlite' ? join(dir, 'state.db') : `sb:bench:prof:${randomUUID()}:`;
+    const prefix = mode === 'bot-sqlite' ? join(dir, 'state.db') : `sb:bench:prof:${randomUUID()}:`;
     const file = process.env['KEEP_PROFILE'] ?? join(dir, 'target.cpuprofile');
     const target = await spawnTarget(mode, prefix, {
       env: { STUB_URL: stub.url, CPU_PROFILE: file },
@@ -56,6 +55,9 @@ export function formatProfile(
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
-  const modes = (process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['bot-memory']) as TargetMode[];
-  for (const mode of modes) process.stdout.write(`${formatProfile(mode, await profileTarget(mode))}\n\n`);
+  const modes = (
+    process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['bot-memory']
+  ) as TargetMode[];
+  for (const mode of modes)
+    process.stdout.write(`${formatProfile(mode, await profileTarget(mode))}\n\n`);
 }
