@@ -8,6 +8,7 @@ import { CHAT_PROMPT, runChat } from './dev-chat.js';
 import { DevClock } from './dev-clock.js';
 import { listenFailure } from './listen-error.js';
 import { CliError } from './run-command.js';
+import { catchSignals, stopOnce } from './signals.js';
 
 /** The bot `switchboard dev` runs when none is named. */
 export const DEFAULT_DEV_BOT = fileURLToPath(
@@ -60,6 +61,7 @@ LOG_LEVEL (default warn) sets what the bot logs to stderr.`,
             : 'warn',
         format: 'pretty',
       });
+      const signals = catchSignals();
       let harness;
       try {
         harness = await startBotHarness({
@@ -77,6 +79,13 @@ LOG_LEVEL (default warn) sets what the bot logs to stderr.`,
         if (line !== undefined) throw new CliError(`switchboard dev: ${line}`, 2, { cause: error });
         throw error;
       }
+      let closing = false;
+      const close = async (): Promise<void> => {
+        if (closing) return;
+        closing = true;
+        await harness.close();
+      };
+      signals.handle(stopOnce(close));
       const contact = harness.sandbox.config.contacts.find((c) => c.phoneNumber === CONTACT_PHONE);
       const flows = loaded.bot.flows.map((f) => f.id).join(', ');
       process.stdout.write(
@@ -87,14 +96,6 @@ LOG_LEVEL (default warn) sets what the bot logs to stderr.`,
           '',
         ].join('\n'),
       );
-      let closing = false;
-      const close = async (): Promise<void> => {
-        if (closing) return;
-        closing = true;
-        await harness.close();
-      };
-      process.once('SIGINT', () => void close().then(() => process.exit(0)));
-      process.once('SIGTERM', () => void close().then(() => process.exit(0)));
       await runChat({
         harness,
         phone: CONTACT_PHONE,

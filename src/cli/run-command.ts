@@ -12,6 +12,7 @@ import {
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StateFileLockedError } from '../store/sqlite-schema.js';
+import { catchSignals, type SignalHandler } from './signals.js';
 
 /** A CLI failure reported on one line with an exit code (no stack trace). */
 export class CliError extends Error {
@@ -97,6 +98,9 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
         throw new CliError(`switchboard run: ${firstCheck.message}`, 2);
       const loaded = await loadBot(botPath);
       if (loaded.status === 'error') throw new CliError(`switchboard run: ${loaded.message}`, 2);
+      // Caught from here: the `listening` line is printed during start, and a signal sent
+      // on reading it must stop the worker gracefully once it runs.
+      const signals = catchSignals();
       let worker: RunningWorker | undefined;
       // The API was unreachable at start and now refuses the key: one line, exit 2.
       const onFatal = (message: string): void => {
@@ -124,10 +128,12 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
       // The bot's loops do not hold the process open (they are unref'd): this does, until a signal.
       const keepAlive = setInterval(() => undefined, 1 << 30);
       const running = worker;
-      onSignals(async () => {
-        clearInterval(keepAlive);
-        await running.stop();
-      }, running.logger);
+      signals.handle(
+        gracefulStop(async () => {
+          clearInterval(keepAlive);
+          await running.stop();
+        }, running.logger),
+      );
     });
 }
 
@@ -139,14 +145,14 @@ Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop 
 export const STOP_DEADLINE_MS = 25_000;
 
 /**
- * Runs `stop` once on SIGINT or SIGTERM, saying what it waits for and for how long at
+ * A signal handler that runs `stop` once, saying what it waits for and for how long at
  * most; exits 0 when stopped, 1 when stopping failed or the deadline passed.
  */
-export function onSignals(
+export function gracefulStop(
   stop: () => Promise<void>,
   logger: Logger,
   deadlineMs = STOP_DEADLINE_MS,
-): void {
+): SignalHandler {
   let stopping = false;
   const handler = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -174,8 +180,7 @@ export function onSignals(
       },
     );
   };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
+  return handler;
 }
 
 /** `.switchboard/state.db` inside the bot's directory (or beside its file). */

@@ -9,6 +9,7 @@ import {
 } from '../sandbox/index.js';
 import { listenFailure } from './listen-error.js';
 import { CliError } from './run-command.js';
+import { catchSignals, stopOnce } from './signals.js';
 
 /**
  * Adds `switchboard sandbox [--port 4010] [--host 127.0.0.1] [--config sandbox.json]`:
@@ -66,6 +67,7 @@ The control API (/sandbox/...) is documented in the README (The sandbox).`,
         ],
       });
       const sandbox = createSandbox({ config, logger });
+      const signals = catchSignals();
       let server: SandboxServer;
       try {
         server = await sandbox.listen(port, opts.host);
@@ -90,11 +92,7 @@ The control API (/sandbox/...) is documented in the README (The sandbox).`,
         `Contacts: ${sandbox.config.contacts.map((c) => `${c.name} ${c.phoneNumber}`).join(', ') || '(none)'}`,
         'Press Ctrl+C to stop.',
       ];
+      signals.handle(stopOnce(() => sandbox.close()));
       process.stdout.write(`${lines.join('\n')}\n`);
-      const stop = (): void => {
-        void sandbox.close().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
     });
 }

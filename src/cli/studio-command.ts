@@ -3,6 +3,7 @@ import { BotConfigError } from '../engine/types.js';
 import { createLogger } from '../log/logger.js';
 import { DEFAULT_DEV_BOT } from './dev-command.js';
 import { CliError } from './run-command.js';
+import { catchSignals, stopOnce } from './signals.js';
 
 /**
  * Adds `switchboard studio [bot] [--port <n>]`: the sandbox, the bot against it and a
@@ -53,6 +54,7 @@ bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot log
         });
         // Loaded on use: the other commands (and every `run` worker) do not pay for the studio.
         const { startStudio, StudioStartError } = await import('../studio/studio.js');
+        const signals = catchSignals();
         let studio;
         try {
           studio = await startStudio({
@@ -76,6 +78,7 @@ bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot log
           .resolved()
           .flows.map((f) => f.id)
           .join(', ');
+        signals.handle(stopOnce(() => studio.close()));
         process.stdout.write(
           [
             `switchboard studio: ${botPath ?? 'examples/support-desk'} (flows: ${flows})`,
@@ -83,9 +86,6 @@ bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot log
             '',
           ].join('\n'),
         );
-        const stop = (): void => void studio.close().then(() => process.exit(0));
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
       },
     );
 }
