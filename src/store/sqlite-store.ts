@@ -1,4 +1,5 @@
 import type Database from 'libsql';
+import { setImmediate as afterThisTurn } from 'node:timers';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
   HOLDER_BEAT_MS,
@@ -38,11 +39,24 @@ const SWEEP_EVERY = 2000;
 
 type Row = readonly unknown[];
 
+/** A write done inside the open group transaction, told its result once that commits. */
+interface PendingWrite {
+  readonly result: unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
 /**
  * The durable embedded {@link Store}: one SQLite file (through `libsql`, a
  * better-sqlite3-compatible binding with prebuilt binaries on the npm registry), WAL
- * journal, one process per file (see sqlite-schema.ts). Every operation is one synchronous statement or
- * transaction, so each is atomic and survives a crash of the process once it resolved.
+ * journal, one process per file (see sqlite-schema.ts). Every write is atomic (a savepoint
+ * of its own) and survives a crash of the process once its promise resolved.
+ *
+ * Group commit: the writes of one event-loop turn share one transaction, committed right
+ * after the turn (`setImmediate`); each write's promise settles only then. A webhook burst
+ * costs one commit per turn instead of one per write (commits were half the bot's CPU).
+ * Reads on the same connection see writes of the open group. A failed write rolls back
+ * only its own savepoint; a failed commit rejects every write of its group.
  * Expired rows are swept every {@link SWEEP_EVERY} writes (indexed by expiry).
  * @example
  * const store = new SqliteStore({ path: '.switchboard/state.db' });
@@ -56,6 +70,8 @@ export class SqliteStore implements Store {
   readonly #heartbeat: NodeJS.Timeout;
   #writes = 0;
   #closed = false;
+  /** The writes of the open group transaction (undefined: none open). */
+  #group: PendingWrite[] | undefined;
 
   constructor(options: SqliteStoreOptions) {
     this.#path = options.path;
@@ -268,6 +284,7 @@ export class SqliteStore implements Store {
   /** Closes the file (and releases it for another process). Idempotent. */
   close(): Promise<void> {
     if (!this.#closed) {
+      this.#commitGroup();
       this.#closed = true;
       clearInterval(this.#heartbeat);
       releaseStateFile(this.#db, this.#path);
@@ -292,21 +309,52 @@ export class SqliteStore implements Store {
     return true;
   }
 
-  /** Runs a write in one transaction; sweeps expired rows now and then. */
+  /**
+   * Runs a write in its own savepoint of the group transaction (opened by the first write
+   * of the turn); sweeps expired rows now and then. Settles once the group commits.
+   */
   #write<T>(operation: (now: number) => T): Promise<T> {
-    return run(() => {
+    if (this.#closed) return Promise.reject(new Error('The SQLite store is closed'));
+    let result: T;
+    try {
+      if (this.#group === undefined) {
+        this.#sql.begin.run();
+        this.#group = [];
+        afterThisTurn(() => this.#commitGroup());
+      }
       const now = this.#clock.now();
-      this.#db.exec('BEGIN');
+      this.#sql.savepoint.run();
       try {
-        const result = operation(now);
+        result = operation(now);
         if (++this.#writes >= SWEEP_EVERY) this.#sweep(now);
-        this.#db.exec('COMMIT');
-        return result;
+        this.#sql.release.run();
       } catch (error) {
-        this.#db.exec('ROLLBACK');
+        this.#sql.rollbackTo.run();
+        this.#sql.release.run();
         throw error;
       }
+    } catch (error) {
+      return Promise.reject(asError(error));
+    }
+    const group = this.#group;
+    return new Promise<T>((resolve, reject) => {
+      group.push({ result, resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  /** Commits the open group and tells its writes; a failed commit rejects all of them. */
+  #commitGroup(): void {
+    const group = this.#group;
+    if (group === undefined) return;
+    this.#group = undefined;
+    try {
+      this.#sql.commit.run();
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      for (const write of group) write.reject(asError(error));
+      return;
+    }
+    for (const write of group) write.resolve(write.result);
   }
 
   #sweep(now: number): void {
@@ -320,6 +368,11 @@ export class SqliteStore implements Store {
 }
 
 const STATEMENTS = {
+  begin: 'BEGIN',
+  commit: 'COMMIT',
+  savepoint: 'SAVEPOINT write',
+  release: 'RELEASE write',
+  rollbackTo: 'ROLLBACK TO write',
   getDoc: 'SELECT json, version, expires_at FROM conversations WHERE id = ?',
   putDoc:
     'INSERT OR REPLACE INTO conversations (id, json, version, expires_at) VALUES (?, ?, ?, ?)',
@@ -361,11 +414,15 @@ function inboxSeenKey(conversationId: string, itemId: string): string {
   return `i\u0000${conversationId}\u0000${itemId}`;
 }
 
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** Runs a synchronous operation as a promise; an unexpected throw becomes a rejection. */
 function run<T>(operation: () => T): Promise<T> {
   try {
     return Promise.resolve(operation());
   } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    return Promise.reject(asError(error));
   }
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'libsql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { StateFileLockedError } from '../../src/store/sqlite-schema.js';
@@ -121,5 +122,63 @@ describe('SqliteStore', () => {
     expect(count('conversations')).toBe(0);
     expect(count('sends')).toBe(0);
     await store.close();
+  });
+
+  it('should commit the writes of one turn together and settle them only after the commit', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    const committed = (): number => {
+      // A second connection sees only what is committed.
+      const reader = new Database(path, { readonly: true });
+      try {
+        return Number(
+          (reader.prepare('SELECT COUNT(*) FROM conversations').raw().get() as [number])[0],
+        );
+      } finally {
+        reader.close();
+      }
+    };
+    let settled = 0;
+    const writes = [0, 1, 2].map((i) =>
+      store.putConversation(`c${i}`, { i }, 0).then(() => void settled++),
+    );
+    expect(store.database.inTransaction).toBe(true);
+    expect(committed()).toBe(0);
+    await Promise.resolve();
+    expect(settled).toBe(0);
+    await Promise.all(writes);
+    expect(store.database.inTransaction).toBe(false);
+    expect(committed()).toBe(3);
+    await store.close();
+  });
+
+  it('should reject only the write that failed and keep the others of its turn', async () => {
+    const store = new SqliteStore({ path: nextPath() });
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    const [a, bad, b] = await Promise.allSettled([
+      store.putConversation('a', { n: 1 }, 0),
+      store.setValue('bad', circular),
+      store.putConversation('b', { n: 2 }, 0),
+    ]);
+    expect(a.status).toBe('fulfilled');
+    expect(bad.status).toBe('rejected');
+    expect(b.status).toBe('fulfilled');
+    expect(await store.getConversation('a')).toEqual({ value: { n: 1 }, version: 1 });
+    expect(await store.getConversation('b')).toEqual({ value: { n: 2 }, version: 1 });
+    expect(await store.getValue('bad')).toBeUndefined();
+    await store.close();
+  });
+
+  it('should commit an open group on close and refuse writes after it', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    const write = store.setValue('last', 'words');
+    await store.close();
+    await write;
+    await expect(store.setValue('later', 1)).rejects.toThrow('The SQLite store is closed');
+    const reopened = new SqliteStore({ path });
+    expect(await reopened.getValue('last')).toBe('words');
+    await reopened.close();
   });
 });
