@@ -36,6 +36,8 @@ export interface SqliteStoreOptions extends OpenStateFileOptions {
 
 /** Writes between two sweeps of expired rows. */
 const SWEEP_EVERY = 2000;
+/** A write of several statements (it needs a savepoint of its own). */
+const MANY = 2;
 
 type Row = readonly unknown[];
 
@@ -142,7 +144,7 @@ export class SqliteStore implements Store {
       this.#sql.deleteInboxItem.run(conversationId, item.id);
       this.#sql.insertInboxItem.run(conversationId, item.id, item.sortKey, json);
       return true;
-    });
+    }, MANY);
   }
 
   peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
@@ -160,7 +162,7 @@ export class SqliteStore implements Store {
   ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
     return this.#write(() => {
       for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
-    });
+    }, MANY);
   }
 
   conversationsWithInbox(limit: number): Promise<string[]> {
@@ -217,7 +219,7 @@ export class SqliteStore implements Store {
           storedTimerSchema,
         );
       });
-    });
+    }, MANY);
   }
 
   completeTimer(id: string, dueAt: number): Promise<void> {
@@ -310,10 +312,12 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Runs a write in its own savepoint of the group transaction (opened by the first write
-   * of the turn); sweeps expired rows now and then. Settles once the group commits.
+   * Runs a write inside the group transaction (opened by the first write of the turn);
+   * sweeps expired rows now and then. A write of several statements (`MANY`), or one that
+   * sweeps, runs in a savepoint so that a failure undoes it alone; a single statement is
+   * atomic by itself. Settles once the group commits.
    */
-  #write<T>(operation: (now: number) => T): Promise<T> {
+  #write<T>(operation: (now: number) => T, statements: 1 | typeof MANY = 1): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('The SQLite store is closed'));
     let result: T;
     try {
@@ -323,14 +327,18 @@ export class SqliteStore implements Store {
         afterThisTurn(() => this.#commitGroup());
       }
       const now = this.#clock.now();
-      this.#sql.savepoint.run();
+      const sweep = ++this.#writes >= SWEEP_EVERY;
+      const savepoint = statements === MANY || sweep;
+      if (savepoint) this.#sql.savepoint.run();
       try {
         result = operation(now);
-        if (++this.#writes >= SWEEP_EVERY) this.#sweep(now);
-        this.#sql.release.run();
+        if (sweep) this.#sweep(now);
+        if (savepoint) this.#sql.release.run();
       } catch (error) {
-        this.#sql.rollbackTo.run();
-        this.#sql.release.run();
+        if (savepoint) {
+          this.#sql.rollbackTo.run();
+          this.#sql.release.run();
+        }
         throw error;
       }
     } catch (error) {
