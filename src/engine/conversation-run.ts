@@ -71,6 +71,8 @@ export class ConversationRun {
   #live: LiveActor | undefined;
   /** The id of the item being applied, recorded by the save that changes the state. */
   #itemId: string | undefined;
+  /** Seqs of the effects this run's own steps produced (no send record can exist yet). */
+  readonly #fresh = new Set<number>();
 
   constructor(
     deps: EngineDeps,
@@ -191,11 +193,14 @@ export class ConversationRun {
     const doc = this.#doc;
     const todo = doc.pending.filter((e) => e.seq > doc.lastEffectSeq).sort((a, b) => a.seq - b.seq);
     for (const [i, effect] of todo.entries()) {
-      await this.#effects.execute(effect);
+      await this.#effects.execute(effect, this.#fresh.delete(effect.seq));
       doc.lastEffectSeq = effect.seq;
+      const last = i === todo.length - 1;
       // After the last one nothing is left to run: clear the list in the same write.
-      if (i === todo.length - 1) doc.pending = [];
-      await this.#save();
+      if (last) doc.pending = [];
+      // A send needs no save of its own: its final record already says it is done, and a
+      // retry that runs it again finds that record (or reconciles an unknown outcome).
+      if (last || effect.kind !== 'send') await this.#save();
     }
     if (doc.pending.length > 0) {
       doc.pending = [];
@@ -291,6 +296,7 @@ export class ConversationRun {
     doc.pending = effects;
     this.#markApplied();
     await this.#save();
+    for (const effect of effects) this.#fresh.add(effect.seq);
     await this.runPending();
   }
 

@@ -34,9 +34,12 @@ export class EffectExecutor {
     this.#doc = doc;
   }
 
-  /** Runs one effect; returns a short outcome label for observability. */
-  async execute(effect: AnyEffect): Promise<string> {
-    const outcome = await this.#execute(effect);
+  /**
+   * Runs one effect; returns a short outcome label for observability. `fresh`: the effect
+   * comes from this run's own step (see `SendJob.fresh` in send-adapter.ts).
+   */
+  async execute(effect: AnyEffect, fresh = false): Promise<string> {
+    const outcome = await this.#execute(effect, fresh);
     this.#deps.emit('effect', {
       conversationId: this.#conversationId,
       effect,
@@ -52,12 +55,12 @@ export class EffectExecutor {
     for (const effect of held) await this.execute(effect);
   }
 
-  async #execute(effect: AnyEffect): Promise<string> {
+  async #execute(effect: AnyEffect, fresh: boolean): Promise<string> {
     const doc = this.#doc;
     const id = this.#conversationId;
     switch (effect.kind) {
       case 'send':
-        return this.#send(effect);
+        return this.#send(effect, fresh);
       case 'call': {
         const event = await runHandler(this.#deps, {
           conversationId: id,
@@ -113,14 +116,15 @@ export class EffectExecutor {
     }
   }
 
-  async #send(effect: SendEffect): Promise<string> {
+  async #send(effect: SendEffect, fresh: boolean): Promise<string> {
     const doc = this.#doc;
     // Zero sends while a person owns the conversation (spec 4.5.5 rule 5).
     if (doc.humanOwned) return 'suppressed_human_owned';
     const isTemplate = effect.content.type === 'template';
-    if (!isTemplate && !this.#windowOpen()) return this.#windowClosed(effect);
-    const outcome = await this.#sendContent(effect.seq, effect.content);
-    if (outcome.status === 'window_closed') return this.#windowClosed(effect);
+    if (!isTemplate && !this.#windowOpen()) return this.#windowClosed(effect, fresh);
+    const outcome = await this.#sendContent(effect.seq, effect.content, fresh);
+    // The record of that try, if any, is a resendable window rejection: still fresh.
+    if (outcome.status === 'window_closed') return this.#windowClosed(effect, fresh);
     return this.#settle(effect.seq, outcome);
   }
 
@@ -130,11 +134,11 @@ export class EffectExecutor {
   }
 
   /** The state's window rule; default `wait` (hold until the contact writes). */
-  async #windowClosed(effect: SendEffect): Promise<string> {
+  async #windowClosed(effect: SendEffect, fresh: boolean): Promise<string> {
     const rule = effect.window ?? { onClosed: 'wait' };
     switch (rule.onClosed) {
       case 'template': {
-        const outcome = await this.#sendContent(effect.seq, rule.template);
+        const outcome = await this.#sendContent(effect.seq, rule.template, fresh);
         if (outcome.status === 'window_closed')
           return this.#settle(effect.seq, { status: 'rejected', code: 'service_window_closed' });
         const settled = await this.#settle(effect.seq, outcome);
@@ -152,13 +156,14 @@ export class EffectExecutor {
     }
   }
 
-  #sendContent(seq: number, content: SendEffect['content']): Promise<SendOutcome> {
+  #sendContent(seq: number, content: SendEffect['content'], fresh = false): Promise<SendOutcome> {
     return sendMessage(this.#deps, {
       conversationId: this.#conversationId,
       epoch: this.#doc.epoch,
       seq,
       to: this.#doc.contact.phone,
       content,
+      fresh,
     });
   }
 

@@ -35,6 +35,12 @@ export interface SendJob {
   readonly seq: number;
   readonly to: string;
   readonly content: OutboundContent;
+  /**
+   * No record can exist under this id: the effect was produced by this very run, after
+   * the save that stored it (a crash before that save re-runs the step; after it, the
+   * stored pending effects run without `fresh`). Skips the record lookup.
+   */
+  readonly fresh?: boolean;
 }
 
 /**
@@ -64,7 +70,7 @@ export function sendRecordId(conversationId: string, epoch: number, seq: number)
  */
 export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendOutcome> {
   const id = sendRecordId(job.conversationId, job.epoch, job.seq);
-  const existing = await deps.store.getSend(id);
+  const existing = job.fresh === true ? undefined : await deps.store.getSend(id);
   if (existing !== undefined) {
     // A record written before a crash: pending means the POST may have gone out.
     if (existing.state === 'pending' || existing.state === 'unknown') {

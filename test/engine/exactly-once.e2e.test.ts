@@ -59,6 +59,9 @@ describe('engine: exactly once, whatever fails when', () => {
     const { sent, calls } = await run(undefined);
     expect(sent).toEqual(EXPECTED);
     expect(calls.get('putConversation')).toBeGreaterThan(3);
+    // A step's own sends cannot have a record yet: no lookup before their POST.
+    expect(calls.get('getSend') ?? 0).toBe(0);
+    expect(calls.get('putSend')).toBe(2 * EXPECTED.length);
   });
 
   it('should answer every message exactly once with a crash or store error at any step', async () => {
