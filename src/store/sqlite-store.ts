@@ -8,6 +8,7 @@ import {
   releaseStateFile,
   type OpenStateFileOptions,
 } from './sqlite-schema.js';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
 import {
   DEFAULT_RETENTION,
@@ -32,7 +33,17 @@ export interface SqliteStoreOptions extends OpenStateFileOptions {
   readonly clock?: Clock;
   /** What expires when (defaults: {@link DEFAULT_RETENTION}). */
   readonly retention?: Partial<StoreRetention>;
+  /**
+   * WAL checkpoints on a worker thread (default true), started once the file has seen
+   * {@link CHECKPOINTER_AFTER_WRITES} writes; false keeps SQLite's automatic ones.
+   */
+  readonly backgroundCheckpoints?: boolean;
+  /** Told when the checkpointer fails (automatic checkpoints take over). */
+  readonly onCheckpointError?: (message: string) => void;
 }
+
+/** Writes after which the checkpointer thread starts (small files never need one). */
+export const CHECKPOINTER_AFTER_WRITES = 256;
 
 /** Writes between two sweeps of expired rows. */
 const SWEEP_EVERY = 2000;
@@ -72,8 +83,13 @@ export class SqliteStore implements Store {
   readonly #heartbeat: NodeJS.Timeout;
   #writes = 0;
   #closed = false;
+  #closing: Promise<void> | undefined;
   /** The writes of the open group transaction (undefined: none open). */
   #group: PendingWrite[] | undefined;
+  /** Writes left before the checkpointer starts (never: -1). */
+  #untilCheckpointer: number;
+  #checkpointer: Checkpointer | undefined;
+  readonly #onCheckpointError: (message: string) => void;
 
   constructor(options: SqliteStoreOptions) {
     this.#path = options.path;
@@ -82,6 +98,11 @@ export class SqliteStore implements Store {
     this.#heartbeat = setInterval(() => {
       if (options.path !== ':memory:') beat(this.#db, Date.now());
     }, HOLDER_BEAT_MS).unref();
+    this.#untilCheckpointer =
+      options.path === ':memory:' || options.backgroundCheckpoints === false
+        ? -1
+        : CHECKPOINTER_AFTER_WRITES;
+    this.#onCheckpointError = options.onCheckpointError ?? (() => undefined);
     this.#clock = options.clock ?? systemClock;
     this.#retention = { ...DEFAULT_RETENTION, ...options.retention };
     const prepared = {} as Record<keyof typeof STATEMENTS, Database.Statement>;
@@ -285,14 +306,17 @@ export class SqliteStore implements Store {
 
   /** Closes the file (and releases it for another process). Idempotent. */
   close(): Promise<void> {
-    if (!this.#closed) {
-      this.#commitGroup();
-      this.#closed = true;
-      clearInterval(this.#heartbeat);
-      releaseStateFile(this.#db, this.#path);
-      this.#db.close();
-    }
-    return Promise.resolve();
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#commitGroup();
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    await this.#checkpointer?.stop();
+    releaseStateFile(this.#db, this.#path);
+    this.#db.close();
   }
 
   #row(statement: keyof typeof STATEMENTS, ...params: unknown[]): Row | undefined {
@@ -344,6 +368,8 @@ export class SqliteStore implements Store {
     } catch (error) {
       return Promise.reject(asError(error));
     }
+    if (this.#untilCheckpointer > 0 && --this.#untilCheckpointer === 0)
+      this.#checkpointer = startCheckpointer(this.#db, this.#path, this.#onCheckpointError);
     const group = this.#group;
     return new Promise<T>((resolve, reject) => {
       group.push({ result, resolve: resolve as (value: unknown) => void, reject });

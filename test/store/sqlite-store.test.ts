@@ -1,14 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { StateFileLockedError } from '../../src/store/sqlite-schema.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { CHECKPOINT_EVERY_MS, startCheckpointer } from '../../src/store/sqlite-checkpointer.js';
+import { CHECKPOINTER_AFTER_WRITES, SqliteStore } from '../../src/store/sqlite-store.js';
 import { storeContractSuite } from './store-contract.js';
+import { waitUntil } from '../wait-until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-sqlite-'));
 let files = 0;
@@ -180,5 +182,44 @@ describe('SqliteStore', () => {
     const reopened = new SqliteStore({ path });
     expect(await reopened.getValue('last')).toBe('words');
     await reopened.close();
+  });
+
+  it('should checkpoint the WAL on a worker thread once the file is busy, and not before', async () => {
+    const fill = async (
+      backgroundCheckpoints: boolean,
+    ): Promise<{ grew: boolean; auto: number }> => {
+      const path = nextPath();
+      const store = new SqliteStore({ path, backgroundCheckpoints });
+      const before = statSync(path).size;
+      for (let i = 0; i < CHECKPOINTER_AFTER_WRITES + 100; i++)
+        await store.setValue(`k${i}`, 'x'.repeat(200));
+      await new Promise((resolve) => setTimeout(resolve, 3 * CHECKPOINT_EVERY_MS));
+      // Only a checkpoint moves pages from the WAL into the file (under 1,000 WAL pages).
+      const grew = statSync(path).size > before;
+      const auto = Number(
+        (store.database.prepare('PRAGMA wal_autocheckpoint').raw().get() as [number])[0],
+      );
+      await store.close();
+      return { grew, auto };
+    };
+    expect(await fill(true)).toEqual({ grew: true, auto: 0 });
+    expect(await fill(false)).toEqual({ grew: false, auto: 1000 });
+  });
+
+  it('should give automatic checkpoints back when the checkpointer thread fails', async () => {
+    const store = new SqliteStore({ path: nextPath(), backgroundCheckpoints: false });
+    const errors: string[] = [];
+    const checkpointer = startCheckpointer(
+      store.database,
+      join(dir, 'no-such-folder', 'x.db'),
+      (message) => errors.push(message),
+    );
+    expect(await waitUntil(() => errors.length > 0, 10_000)).toBe(true);
+    await checkpointer.stop();
+    const auto = (): number =>
+      Number((store.database.prepare('PRAGMA wal_autocheckpoint').raw().get() as [number])[0]);
+    expect(auto()).toBe(1000);
+    expect(errors[0]).toMatch(/^WAL checkpointer stopped: /);
+    await store.close();
   });
 });
