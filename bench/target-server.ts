@@ -43,7 +43,9 @@ if (mode === 'echo') {
   };
   const redis =
     mode === 'bot-redis'
-      ? new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379')
+      ? new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', {
+          enableAutoPipelining: process.env['REDIS_AUTO_PIPELINING'] !== '0',
+        })
       : undefined;
   const store =
     redis !== undefined

@@ -138,7 +138,7 @@ export async function startWorker(
   if (first.status === 'refused') throw new WorkerStartError(first.message);
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
-  const { store, limiter, kind } = openStore(config, redis);
+  const { store, limiter, kind } = openStore(config, redis, logger);
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
@@ -294,6 +294,7 @@ export async function startWorker(
 function openStore(
   config: RunConfig,
   redis: Redis | undefined,
+  logger: Logger,
 ): { store: Store; limiter: Limiter | undefined; kind: string } {
   if (redis !== undefined) {
     return {
@@ -309,13 +310,23 @@ function openStore(
       kind: 'memory',
     };
   const path = config.statePath ?? join('.switchboard', 'state.db');
-  const store = new SqliteStore({ path, retention: config.retention });
+  const store = new SqliteStore({
+    path,
+    retention: config.retention,
+    onCheckpointError: (message) => logger.warn(message),
+  });
   const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
   return { store, limiter, kind: `sqlite ${path}` };
 }
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // Auto-pipelining: the commands of one event-loop turn (many conversations at once)
+  // leave in one socket write instead of one each (a fifth of a worker's CPU under load).
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 3,
+    enableAutoPipelining: true,
+  });
   // Without a listener ioredis prints "Unhandled error event" on every failed reconnect;
   // the guarded store logs an outage once (and its end).
   let reported = false;

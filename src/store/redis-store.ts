@@ -6,6 +6,7 @@ import { StoreDataError } from './store-data-error.js';
 import * as scripts from './redis-store-scripts.js';
 import {
   parseStored,
+  storedDocJsonSchema,
   storedDocSchema,
   storedInboxItemSchema,
   storedSendSchema,
@@ -51,6 +52,10 @@ const casReply = z.union([
   z.tuple([z.literal('fenced')]),
 ]);
 const flag = z.union([z.literal(0), z.literal(1)]);
+const coercedNumber = z.coerce.number();
+const aString = z.string();
+const aNumber = z.number();
+const leaseTokenReply = z.number().int().positive().nullable();
 const nullableStrings = z.array(z.string().nullable());
 
 /**
@@ -58,9 +63,12 @@ const nullableStrings = z.array(z.string().nullable());
  * operations are Lua scripts (redis-store-scripts.ts); keys of a conversation share a hash
  * tag so it works on Redis Cluster. Everything read back is validated with zod; a corrupt
  * value throws a `StoreDataError` naming the key. Workers need roughly synchronised
- * clocks: expiry is computed from the clock passed in, not from Redis time.
+ * clocks: expiry is computed from the clock passed in, not from Redis time. Give it a
+ * client with `enableAutoPipelining` (as `switchboard run` does): the commands of many
+ * conversations then share socket writes.
  * @example
- * const store = new RedisStore({ redis: new Redis(process.env.REDIS_URL), prefix: 'bot:' });
+ * const redis = new Redis(process.env.REDIS_URL, { enableAutoPipelining: true });
+ * const store = new RedisStore({ redis, prefix: 'bot:' });
  */
 export class RedisStore implements Store {
   readonly #redis: RedisClient;
@@ -81,7 +89,7 @@ export class RedisStore implements Store {
     if (Object.keys(hash).length === 0) return undefined;
     const doc = validateStored(key, hash, storedDocSchema);
     if (doc.e !== undefined && doc.e <= this.#clock.now()) return undefined;
-    return { value: parseStored(key, doc.d, z.json()), version: doc.v };
+    return { value: parseStored(key, doc.d, storedDocJsonSchema), version: doc.v };
   }
 
   async putConversation(
@@ -153,7 +161,7 @@ export class RedisStore implements Store {
         [keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq],
         ids,
       ),
-      z.number(),
+      aNumber,
     );
     if (left > 0) return;
     // The inbox set is another slot, so it cannot be in the script. Remove, then look
@@ -250,7 +258,7 @@ export class RedisStore implements Store {
     const key = this.#keys.timers.due;
     const reply = await this.#redis.zrange(key, 0, 0, 'WITHSCORES');
     if (reply.length === 0) return undefined;
-    return validateStored(key, reply[1], z.coerce.number());
+    return validateStored(key, reply[1], coercedNumber);
   }
 
   async putSend(record: SendRecord): Promise<void> {
@@ -289,8 +297,7 @@ export class RedisStore implements Store {
       this.#redis.hget(this.#keys.legacySends.byMessageId, messageId),
     ]);
     const id = text === null ? old : this.#unexpired(key, text);
-    const sendId =
-      id === null || id === undefined ? undefined : validateStored(key, id, z.string());
+    const sendId = id === null || id === undefined ? undefined : validateStored(key, id, aString);
     const record = sendId === undefined ? undefined : await this.getSend(sendId);
     return record?.messageId === messageId ? record : undefined;
   }
@@ -315,7 +322,7 @@ export class RedisStore implements Store {
       [key],
       [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
     );
-    const token = validateStored(key, reply, z.number().int().positive().nullable());
+    const token = validateStored(key, reply, leaseTokenReply);
     return token === null ? undefined : { name, owner, token, expiresAt };
   }
 
