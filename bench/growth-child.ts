@@ -16,7 +16,7 @@
  * latency = `bot.handle` called → the send answering that message ("got <text>") done.
  * Prints one JSON line: latency percentiles, RSS after GC, peak RSS, heap.
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { SendRequest } from '../src/messages/index.js';
 import type { SendResult } from '../src/api/send-result.js';
@@ -213,6 +213,9 @@ async function measure(): Promise<void> {
   });
   const bot = createBot({ flows: [benchFlow()], api: { client }, store, tickMs: 250 });
   await bot.start();
+  // Message ids differ from one measuring process to the next (rounds share the file,
+  // and dedup would drop a repeated id).
+  const run = randomUUID().slice(0, 8);
   const feed = async (count: number, tag: string): Promise<void> => {
     const interval = 1000 / rate;
     const begin = performance.now();
@@ -224,7 +227,7 @@ async function measure(): Promise<void> {
       const text = `${tag} ${n}`;
       pending.set(text, performance.now());
       const i = randomInt(conversations);
-      inFlight.push(bot.handle(inbound(i, `m_${tag}_${n}_${i}`, text)));
+      inFlight.push(bot.handle(inbound(i, `m_${run}_${tag}_${n}`, text)));
     }
     await Promise.all(inFlight);
     await bot.idle();
