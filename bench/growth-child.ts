@@ -14,7 +14,7 @@
  * timer loop and sweeper on like `switchboard run`) and feeds it inbound messages at a
  * fixed rate, each to a conversation drawn at random among the `n` stored ones. Handling
  * latency = `bot.handle` called → the send answering that message ("got <text>") done.
- * Prints one JSON line: latency percentiles, RSS after GC, peak RSS, heap.
+ * Prints one JSON line: latency percentiles and every latency, RSS after GC, peak RSS, heap.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';

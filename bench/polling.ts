@@ -107,8 +107,11 @@ export async function polling(
         ...process.env,
         MESSAGING_API_BASE_URL: served.url,
         MESSAGING_API_KEY: sandbox.config.keys[0]?.key ?? '',
+        // The bench decides the store and the receiving: none of the caller's settings.
         REDIS_URL: '',
         STATE_PATH: '',
+        EVENTS_TOKEN: '',
+        CALLBACK_SECRET: '',
       },
     },
   );

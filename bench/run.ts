@@ -13,10 +13,12 @@
  *
  * Run only some: `BENCH_ONLY=polling,growth npm run bench` (or `npm run bench -- --only
  * polling,growth`). A partial run prints its rows but leaves bench/RESULTS.md alone (it
- * holds the last full run); set `BENCH_WRITE=1` to write it anyway.
+ * holds the last full run); set `BENCH_WRITE=1` to write it anyway. Hand-written sections
+ * of RESULTS.md below the table (from its first `## ` heading on, e.g. `## Profile`) are
+ * kept when it is rewritten.
  */
 import { cpus } from 'node:os';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisLimiter } from '../src/api/redis-limiter.js';
@@ -286,5 +288,11 @@ to a random stored conversation (500 warm-up, then 2,000 timed); latency = bot.h
 that message done. 3 rounds per size, alternating 1k, 1M, 1k, 1M, …; p99 = median of the rounds' p99s (p50, max
 pooled); RSS = the 1M serving processes' peak (and after GC).`;
 const doc = `# Benchmark results\n\nCommand: \`npm run bench\`${full ? '' : ` (BENCH_ONLY=${only.join(',')})`} (REDIS_URL=${process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'})\nDate: ${new Date().toISOString()}\nMachine: ${machine}\nTook: ${f((Date.now() - started) / 1000)} s\n\n${table}\n\n${method}\n`;
-if (full || process.env['BENCH_WRITE'] === '1') await writeFile('bench/RESULTS.md', doc);
+if (full || process.env['BENCH_WRITE'] === '1') {
+  // Sections written by hand below the generated part (from its first "## " heading on,
+  // e.g. "## Profile") are kept.
+  const previous = await readFile('bench/RESULTS.md', 'utf8').catch(() => '');
+  const kept = previous.indexOf('\n## ');
+  await writeFile('bench/RESULTS.md', kept < 0 ? doc : `${doc}${previous.slice(kept)}`);
+}
 process.stdout.write(`\n${doc}`);
