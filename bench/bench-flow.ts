@@ -19,3 +19,21 @@ export function benchFlow(): RunnableFlow {
     }),
   );
 }
+
+/**
+ * The flow of the polling benchmark: one answer per inbound text (two asks taking
+ * turns), so a steady stream of messages stays inside the send budget of one number.
+ */
+export function pollingFlow(): RunnableFlow {
+  return compileFlow(
+    defineFlow({
+      id: 'bench-poll',
+      version: 1,
+      start: 'listen',
+      states: {
+        listen: { ask: { prompt: 'Say something.', var: 'text', goto: 'again' } },
+        again: { ask: { prompt: 'Noted: {{text}}. More?', var: 'text', goto: 'listen' } },
+      },
+    }),
+  );
+}

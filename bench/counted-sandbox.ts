@@ -12,13 +12,32 @@ export interface CountedSandbox {
   close(): Promise<void>;
 }
 
-/** Serves `sandbox.app` on 127.0.0.1 (ephemeral port) and counts every response status. */
-export async function serveCounted(sandbox: Sandbox): Promise<CountedSandbox> {
+/** One answered request, as {@link serveCounted} tells it to `onResponse`. */
+export interface AnsweredRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Wall-clock time (ms) the request arrived. */
+  readonly at: number;
+}
+
+/**
+ * Serves `sandbox.app` on 127.0.0.1 (ephemeral port) and counts every response status;
+ * `onResponse`, when given, is told every answered request.
+ */
+export async function serveCounted(
+  sandbox: Sandbox,
+  onResponse?: (request: AnsweredRequest) => void,
+): Promise<CountedSandbox> {
   const statuses = new Map<number, number>();
   const limited: Array<{ route: string; at: number }> = [];
   const front = express();
   front.use((req, res, next) => {
+    // Taken now: the sandbox's routers rewrite req.url while they handle it.
+    const at = Date.now();
+    const { method, path } = req;
     res.on('finish', () => {
+      onResponse?.({ method, path, status: res.statusCode, at });
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       if (res.statusCode === 429)
         limited.push({ route: `${req.method} ${req.path}`, at: sandbox.clock.now() });

@@ -1,9 +1,13 @@
 /**
  * Webhook → engine → send adapter throughput against a bare express JSON echo route,
- * with the same autocannon settings in the same run; ack latency at a fixed 1,000 req/s;
- * and 2 workers vs 1 on Redis. Every target runs in its own process.
+ * with the same autocannon settings in the same run, on the memory, SQLite and Redis
+ * stores; ack latency at a fixed 1,000 req/s; and 2 workers vs 1 on Redis. Every target
+ * runs in its own process.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
 import { runLoad, type LoadFigures } from './http-load.js';
@@ -69,11 +73,14 @@ export async function pipeline(
 export interface WebhookFigures {
   readonly echo: LoadFigures;
   readonly memory: PipelineFigures;
+  /** The SQLite store (the durable default of `switchboard run`) on a fresh file. */
+  readonly sqlite: PipelineFigures;
   readonly redis: PipelineFigures | undefined;
   readonly redisTwoWorkers: PipelineFigures | undefined;
   readonly fixedRate: {
     readonly echo: LoadFigures;
     readonly memory: LoadFigures;
+    readonly sqlite: LoadFigures;
     readonly redis: LoadFigures | undefined;
   };
 }
@@ -118,6 +125,19 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
   const memFixed = await fixedRate(memTarget, '/callbacks', 'memfixed');
   await memTarget.stop();
 
+  // A fresh state file per run, removed afterwards.
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-sqlite-'));
+  let sqlite: PipelineFigures;
+  let sqliteFixed: LoadFigures;
+  try {
+    const sqliteTarget = await spawnTarget('bot-sqlite', join(dir, 'state.db'));
+    sqlite = await pipeline([sqliteTarget], 'sql');
+    sqliteFixed = await fixedRate(sqliteTarget, '/callbacks', 'sqlfixed');
+    await sqliteTarget.stop();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
   let redis: PipelineFigures | undefined;
   let redisTwoWorkers: PipelineFigures | undefined;
   let redisFixed: LoadFigures | undefined;
@@ -139,8 +159,9 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
   return {
     echo,
     memory,
+    sqlite,
     redis,
     redisTwoWorkers,
-    fixedRate: { echo: echoFixed, memory: memFixed, redis: redisFixed },
+    fixedRate: { echo: echoFixed, memory: memFixed, sqlite: sqliteFixed, redis: redisFixed },
   };
 }
