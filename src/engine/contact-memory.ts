@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Vars } from '../flows/contract.js';
 import type { Store } from '../store/store.js';
-import { contactKey } from './external-events.js';
 import { VarsSchema } from './schemas.js';
 
 /**
@@ -49,18 +48,41 @@ export async function saveContactMemory(
   await store.setValue(memoryKey(phone), values, ttlMs);
 }
 
-/** Records that `conversationId` is a conversation of `phone` (for {@link forgetContact}). */
+/**
+ * Records that `conversationId` is a conversation of `phone`, as its latest: the list
+ * serves erasure ({@link forgetContact}) and, by its last entry, `bot.notify`/`bot.start`
+ * ({@link latestConversation}). One value per contact (no second index key: 100,000
+ * contacts cost a value each, not two).
+ */
 export async function rememberConversation(
   store: Store,
   phone: string,
   conversationId: string,
   ttlMs: number = CONTACT_MEMORY_TTL_MS,
 ): Promise<void> {
-  const key = conversationsKey(phone);
-  const parsed = ConversationIds.safeParse(await store.getValue(key));
-  const ids = parsed.success ? parsed.data : [];
-  if (ids.includes(conversationId)) return;
-  await store.setValue(key, [...ids, conversationId].slice(-50), ttlMs);
+  const ids = await contactConversations(store, phone);
+  if (ids.at(-1) === conversationId) return;
+  const next = [...ids.filter((id) => id !== conversationId), conversationId].slice(-50);
+  await store.setValue(conversationsKey(phone), next, ttlMs);
+}
+
+/** The conversation a contact was last seen in, if the engine recorded one. */
+export async function latestConversation(store: Store, phone: string): Promise<string | undefined> {
+  const latest = (await contactConversations(store, phone)).at(-1);
+  if (latest !== undefined) return latest;
+  // Written by earlier versions (a key of its own).
+  const legacy = await store.getValue(legacyContactKey(phone));
+  return typeof legacy === 'string' ? legacy : undefined;
+}
+
+async function contactConversations(store: Store, phone: string): Promise<string[]> {
+  const parsed = ConversationIds.safeParse(await store.getValue(conversationsKey(phone)));
+  return parsed.success ? parsed.data : [];
+}
+
+/** The phone → latest conversation key of earlier versions (read, and erased, only). */
+function legacyContactKey(phone: string): string {
+  return `contact-conv:${phone}`;
 }
 
 /** What {@link forgetContact} removed. */
@@ -83,10 +105,9 @@ export interface ForgetResult {
  */
 export async function forgetContact(store: Store, phone: string): Promise<ForgetResult> {
   const memory = (await store.getValue(memoryKey(phone))) !== undefined;
-  const parsed = ConversationIds.safeParse(await store.getValue(conversationsKey(phone)));
-  const ids = new Set(parsed.success ? parsed.data : []);
-  const last = await store.getValue(contactKey(phone));
-  if (typeof last === 'string') ids.add(last);
+  const ids = new Set(await contactConversations(store, phone));
+  const legacy = await store.getValue(legacyContactKey(phone));
+  if (typeof legacy === 'string') ids.add(legacy);
   ids.add(`contact:${phone}`);
   const deleted: string[] = [];
   for (const id of ids) {
@@ -110,6 +131,6 @@ export async function forgetContact(store: Store, phone: string): Promise<Forget
   }
   await store.deleteValue(memoryKey(phone));
   await store.deleteValue(conversationsKey(phone));
-  await store.deleteValue(contactKey(phone));
+  await store.deleteValue(legacyContactKey(phone));
   return { phone, memory, conversations: deleted };
 }

@@ -5,7 +5,6 @@ import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './c
 import { ConversationRun, type Loaded } from './conversation-run.js';
 import type { EngineDeps } from './engine-deps.js';
 import { epochFloorKey, rememberConversation } from './contact-memory.js';
-import { contactKey } from './external-events.js';
 import { parseStoredDoc } from './stored-doc.js';
 
 export { ConversationConflictError } from './conversation-run.js';
@@ -67,10 +66,8 @@ export class ConversationProcessor {
       });
       return;
     }
-    // Remember where a contact's conversation is, for bot.notify / bot.start.
-    if (loaded.version === 0 && payload.kind === 'inbound')
-      await this.#deps.store.setValue(contactKey(payload.contact.phone), conversationId);
-    // …and every conversation of a contact, so that forgetContact can erase them all.
+    // Remember every conversation of a contact, the latest last: bot.notify / bot.start
+    // find it there, and forgetContact erases them all.
     if (loaded.version === 0 && (payload.kind === 'inbound' || payload.kind === 'event'))
       await rememberConversation(this.#deps.store, payload.contact.phone, conversationId);
     const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Vars } from '../flows/contract.js';
 import type { ExternalEventPayload } from './external-event.js';
 import type { EngineDeps } from './engine-deps.js';
+import { latestConversation, rememberConversation } from './contact-memory.js';
 
 /** Who an event is for: an E.164 phone, or a contact with its conversation when known. */
 export type EventTarget =
@@ -32,11 +33,6 @@ export interface ExternalEventResult {
 /** Pages of `GET /v1/conversations` read to find a contact's conversation. */
 const LOOKUP_PAGES = 10;
 
-/** Store key of the conversation a phone was last seen in. */
-export function contactKey(phone: string): string {
-  return `contact-conv:${phone}`;
-}
-
 /**
  * Enqueues an external event for a contact's conversation. The conversation is the one
  * given, else the one this event id was given before, else the one the engine saw the
@@ -56,10 +52,7 @@ export async function enqueueExternal(
   const earlier = await deps.store.getValue(remembered);
   let conversationId = typeof earlier === 'string' ? earlier : wanted.conversationId;
   let contact = { phone: wanted.phone, id: '', name: wanted.name ?? '' };
-  if (conversationId === undefined) {
-    const seen = await deps.store.getValue(contactKey(wanted.phone));
-    if (typeof seen === 'string') conversationId = seen;
-  }
+  conversationId ??= await latestConversation(deps.store, wanted.phone);
   if (conversationId === undefined) {
     const found = await findConversation(deps, wanted.phone);
     if (found !== undefined) {
@@ -69,7 +62,7 @@ export async function enqueueExternal(
         id: found.contactId,
         name: wanted.name ?? found.contactName,
       };
-      await deps.store.setValue(contactKey(wanted.phone), found.id);
+      await rememberConversation(deps.store, wanted.phone, found.id);
     }
   }
   conversationId ??= `contact:${wanted.phone}`;

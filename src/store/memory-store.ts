@@ -213,9 +213,11 @@ export class MemoryStore implements Store {
 
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
     return run(() => {
-      const json = toJson(value, `value ${key}`);
+      const json = compactString(toJson(value, `value ${key}`));
       const now = this.#clock.now();
-      this.#values.set(key, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
+      // A key built by concatenation is a rope: kept for long, it is copied flat once.
+      const stored = this.#values.has(key) ? key : compactString(key);
+      this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
       // Amortised sweep: its cost (the size) is at most twice the writes since the last.
       if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
         for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);

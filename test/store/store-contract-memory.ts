@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   forgetContact,
+  latestConversation,
   loadContactMemory,
   rememberConversation,
   saveContactMemory,
@@ -68,6 +69,23 @@ export function contactMemoryContract(ctx: ContractContext): void {
         memory: false,
         conversations: [],
       });
+    });
+
+    it('should name the latest conversation of a contact, and read the key of earlier versions', async () => {
+      const s = store();
+      expect(await latestConversation(s, '+15550003')).toBeUndefined();
+      await rememberConversation(s, '+15550003', 'a');
+      await rememberConversation(s, '+15550003', 'b');
+      expect(await latestConversation(s, '+15550003')).toBe('b');
+      await rememberConversation(s, '+15550003', 'a');
+      expect(await latestConversation(s, '+15550003')).toBe('a');
+      expect(await s.getValue('contact-convs:+15550003')).toEqual(['b', 'a']);
+      // Data written before the two keys became one: still found, and erased.
+      await s.setValue('contact-conv:+15550004', 'old');
+      await s.putConversation('old', { epoch: 1 }, 0);
+      expect(await latestConversation(s, '+15550004')).toBe('old');
+      expect((await forgetContact(s, '+15550004')).conversations).toEqual(['old']);
+      expect(await s.getValue('contact-conv:+15550004')).toBeUndefined();
     });
   });
 }
