@@ -69,6 +69,9 @@ export function startCheckpointer(
     async stop() {
       if (running) {
         running = false;
+        // Held open until the thread has exited: an unref'd worker being waited for
+        // would let the event loop run dry (a top-level `await close()` exits with 13).
+        worker.ref();
         worker.postMessage('stop');
       }
       await exited;

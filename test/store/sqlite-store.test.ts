@@ -222,4 +222,28 @@ describe('SqliteStore', () => {
     expect(errors[0]).toMatch(/^WAL checkpointer stopped: /);
     await store.close();
   });
+
+  it('should finish close() with its checkpointer thread in a process that has nothing else to do', () => {
+    const path = nextPath();
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { SqliteStore, CHECKPOINTER_AFTER_WRITES } from './src/store/sqlite-store.ts';
+         const store = new SqliteStore({ path: ${JSON.stringify(path)} });
+         for (let i = 0; i <= CHECKPOINTER_AFTER_WRITES; i++) await store.setValue('k' + i, i);
+         await store.close();
+         console.log('closed');`,
+      ],
+      { encoding: 'utf8', cwd: process.cwd() },
+    );
+    // 13 would be Node's "unsettled top-level await": close() waiting on nothing alive.
+    expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({
+      status: 0,
+      stdout: 'closed',
+    });
+  });
 });
