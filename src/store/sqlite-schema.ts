@@ -62,13 +62,25 @@ export interface OpenStateFileOptions {
    * per write.
    */
   readonly synchronous?: 'normal' | 'full';
+  /**
+   * SQLite's page cache in MiB (default {@link DEFAULT_CACHE_MB}). With a million
+   * conversations (a 2.5 GB file) the 2 MB default made the p99 handling time 1.5× that
+   * of a small file; 32 MB keeps it within 1.2× (bench: growth rows).
+   */
+  readonly cacheMb?: number;
 }
+
+/** Default page cache of a state file, in MiB. */
+export const DEFAULT_CACHE_MB = 32;
 
 /**
  * Opens (creating it and its folder) a state file for this process alone, with the
  * schema in place. Throws {@link StateFileLockedError} when another process holds it.
  */
 export function openStateFile(path: string, options: OpenStateFileOptions = {}): Database.Database {
+  const cacheMb = options.cacheMb ?? DEFAULT_CACHE_MB;
+  if (!Number.isFinite(cacheMb) || cacheMb <= 0)
+    throw new RangeError(`SqliteStore cacheMb must be a positive number of MiB, got ${cacheMb}`);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const key = path === ':memory:' ? undefined : resolve(path);
   if (key !== undefined && openHere.has(key)) throw new StateFileLockedError(path);
@@ -76,6 +88,8 @@ export function openStateFile(path: string, options: OpenStateFileOptions = {}):
   try {
     db.exec('PRAGMA busy_timeout = 2000');
     db.exec('PRAGMA journal_mode = WAL');
+    // Negative: a size in KiB, per connection (SQLite's default is 2 MB).
+    db.exec(`PRAGMA cache_size = -${Math.max(1, Math.round(cacheMb * 1024))}`);
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('BEGIN IMMEDIATE');
     db.exec(SCHEMA);
