@@ -9,6 +9,7 @@ import { createBot } from '../src/engine/create-bot.js';
 import type { EngineClient, IngestEvent } from '../src/engine/types.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { benchFlow } from './bench-flow.js';
+import { median } from './stats.js';
 
 /** Figures of the in-process comparison (medians over the measured rounds). */
 export interface EngineEventsFigures {
@@ -105,14 +106,6 @@ function rawRun(events: number, conversations: number): number {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return events / seconds;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? 0)
-    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 /**
  * Runs both loops: one warm-up of each (so both are JIT-compiled before anything is

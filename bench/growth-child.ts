@@ -25,6 +25,7 @@ import type { EngineClient, IngestEvent } from '../src/engine/types.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { benchFlow } from './bench-flow.js';
+import { percentile } from './stats.js';
 
 const [mode = 'measure', file = '', countArg = '1000', messagesArg = '3000', rateArg = '250'] =
   process.argv.slice(2);
@@ -191,9 +192,6 @@ function walSize(path: string): number {
     return 0;
   }
 }
-
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 async function measure(): Promise<void> {
   const messages = Number(messagesArg);

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { BUDGETS } from '../src/core/limits.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { serveCounted, type AnsweredRequest } from './counted-sandbox.js';
+import { percentile } from './stats.js';
 
 const Line = z.union([
   z.object({ ready: z.literal(true), leader: z.boolean() }),
@@ -63,9 +64,6 @@ export interface PollingFigures {
   readonly maxReadsPerMinute: number;
   readonly readBudgetExceeded: boolean;
 }
-
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /** Most entries of the sorted `times` in any window of `windowMs`. */
 function maxInWindow(times: readonly number[], windowMs: number): number {

@@ -1,19 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerFlowCommands } from '../../src/cli/flow-commands.js';
+import { runFlowCommand } from './flow-cli.js';
 
 async function validate(...args: string[]): Promise<{ out: string; code: number | undefined }> {
-  let out = '';
-  let code: number | undefined;
-  const program = registerFlowCommands(new Command('switchboard').exitOverride(), {
-    out: (t) => (out += t),
-    err: (t) => (out += t),
-    setExitCode: (c) => (code = c),
-  });
-  await program.parseAsync(['node', 'switchboard', 'validate', ...args]);
-  return { out, code };
+  const r = await runFlowCommand('validate', ...args);
+  return { out: r.out + r.err, code: r.code };
 }
 
 const DIR = 'test/flows/broken';

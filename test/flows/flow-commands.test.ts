@@ -1,21 +1,5 @@
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerFlowCommands } from '../../src/cli/flow-commands.js';
-
-async function run(
-  ...args: string[]
-): Promise<{ out: string; err: string; code: number | undefined }> {
-  let out = '';
-  let err = '';
-  let code: number | undefined;
-  const program = registerFlowCommands(new Command('switchboard').exitOverride(), {
-    out: (t) => (out += t),
-    err: (t) => (err += t),
-    setExitCode: (c) => (code = c),
-  });
-  await program.parseAsync(['node', 'switchboard', ...args]);
-  return { out, err, code };
-}
+import { runFlowCommand as run } from './flow-cli.js';
 
 describe('flow commands', () => {
   it('should validate the real flows clean with exit code 0', async () => {

@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerFlowCommands } from '../../src/cli/flow-commands.js';
+import { runFlowCommand } from './flow-cli.js';
 
 /** The complete flow files the README shows (a top-level `id:` and `states:`). */
 function readmeFlows(): { id: string; text: string }[] {
@@ -30,15 +29,8 @@ describe('the flows of the README', () => {
       writeFileSync(file, text);
       return file;
     });
-    let out = '';
-    let code: number | undefined;
-    const program = registerFlowCommands(new Command('switchboard').exitOverride(), {
-      out: (t) => (out += t),
-      err: (t) => (out += t),
-      setExitCode: (c) => (code = c),
-    });
-    await program.parseAsync(['node', 'switchboard', 'validate', ...files]);
-    expect(out).toBe(`${files.length} files checked: 0 errors, 0 warnings\n`);
+    const { out, err, code } = await runFlowCommand('validate', ...files);
+    expect(out + err).toBe(`${files.length} files checked: 0 errors, 0 warnings\n`);
     expect(code ?? 0).toBe(0);
   });
 });
