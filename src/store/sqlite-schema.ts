@@ -63,9 +63,9 @@ export interface OpenStateFileOptions {
    */
   readonly synchronous?: 'normal' | 'full';
   /**
-   * SQLite's page cache in MiB (default {@link DEFAULT_CACHE_MB}). With a million
-   * conversations (a 2.5 GB file) the 2 MB default made the p99 handling time 1.5× that
-   * of a small file; 32 MB keeps it within 1.2× (bench: growth rows).
+   * SQLite's page cache in MiB (default {@link DEFAULT_CACHE_MB}; SQLite's own is 2 MB).
+   * A million conversations make a 2.5 GB file whose upper B-tree pages a larger cache
+   * keeps in memory (bench: growth rows; p99 at 1M vs 1k varied ×0.90–×1.52 between runs).
    */
   readonly cacheMb?: number;
 }
