@@ -1,5 +1,4 @@
 import type Database from 'libsql';
-import { setImmediate as afterThisTurn } from 'node:timers';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
   HOLDER_BEAT_MS,
@@ -9,6 +8,7 @@ import {
   type OpenStateFileOptions,
 } from './sqlite-schema.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { asError, GroupCommit } from './sqlite-group-commit.js';
 import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
 import {
   DEFAULT_RETENTION,
@@ -52,24 +52,13 @@ const MANY = 2;
 
 type Row = readonly unknown[];
 
-/** A write done inside the open group transaction, told its result once that commits. */
-interface PendingWrite {
-  readonly result: unknown;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
-}
-
 /**
  * The durable embedded {@link Store}: one SQLite file (through `libsql`, a
  * better-sqlite3-compatible binding with prebuilt binaries on the npm registry), WAL
  * journal, one process per file (see sqlite-schema.ts). Every write is atomic (a savepoint
  * of its own) and survives a crash of the process once its promise resolved.
  *
- * Group commit: the writes of one event-loop turn share one transaction, committed right
- * after the turn (`setImmediate`); each write's promise settles only then. A webhook burst
- * costs one commit per turn instead of one per write (commits were half the bot's CPU).
- * Reads on the same connection see writes of the open group. A failed write rolls back
- * only its own savepoint; a failed commit rejects every write of its group.
+ * The writes of one event-loop turn are committed together ({@link GroupCommit}).
  * Expired rows are swept every {@link SWEEP_EVERY} writes (indexed by expiry).
  * @example
  * const store = new SqliteStore({ path: '.switchboard/state.db' });
@@ -84,8 +73,7 @@ export class SqliteStore implements Store {
   #writes = 0;
   #closed = false;
   #closing: Promise<void> | undefined;
-  /** The writes of the open group transaction (undefined: none open). */
-  #group: PendingWrite[] | undefined;
+  readonly #group: GroupCommit;
   /** Writes left before the checkpointer starts (never: -1). */
   #untilCheckpointer: number;
   #checkpointer: Checkpointer | undefined;
@@ -111,6 +99,7 @@ export class SqliteStore implements Store {
       prepared[name as keyof typeof STATEMENTS] = statement.reader ? statement.raw() : statement;
     }
     this.#sql = prepared;
+    this.#group = new GroupCommit(this.#db);
   }
 
   /** The open connection, for the budget journal that shares the file. */
@@ -311,7 +300,7 @@ export class SqliteStore implements Store {
   }
 
   async #close(): Promise<void> {
-    this.#commitGroup();
+    this.#group.flush();
     this.#closed = true;
     clearInterval(this.#heartbeat);
     await this.#checkpointer?.stop();
@@ -336,59 +325,25 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Runs a write inside the group transaction (opened by the first write of the turn);
-   * sweeps expired rows now and then. A write of several statements (`MANY`), or one that
-   * sweeps, runs in a savepoint so that a failure undoes it alone; a single statement is
-   * atomic by itself. Settles once the group commits.
+   * Runs a write in the group transaction ({@link GroupCommit}); sweeps expired rows now
+   * and then. A write of several statements (`MANY`), or one that sweeps, gets a savepoint
+   * so that a failure undoes it alone. Settles once the group commits.
    */
   #write<T>(operation: (now: number) => T, statements: 1 | typeof MANY = 1): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('The SQLite store is closed'));
-    let result: T;
-    try {
-      if (this.#group === undefined) {
-        this.#sql.begin.run();
-        this.#group = [];
-        afterThisTurn(() => this.#commitGroup());
-      }
-      const now = this.#clock.now();
-      const sweep = ++this.#writes >= SWEEP_EVERY;
-      const savepoint = statements === MANY || sweep;
-      if (savepoint) this.#sql.savepoint.run();
-      try {
-        result = operation(now);
+    const now = this.#clock.now();
+    const sweep = ++this.#writes >= SWEEP_EVERY;
+    const written = this.#group.write(
+      () => {
+        const result = operation(now);
         if (sweep) this.#sweep(now);
-        if (savepoint) this.#sql.release.run();
-      } catch (error) {
-        if (savepoint) {
-          this.#sql.rollbackTo.run();
-          this.#sql.release.run();
-        }
-        throw error;
-      }
-    } catch (error) {
-      return Promise.reject(asError(error));
-    }
+        return result;
+      },
+      statements === MANY || sweep,
+    );
     if (this.#untilCheckpointer > 0 && --this.#untilCheckpointer === 0)
       this.#checkpointer = startCheckpointer(this.#db, this.#path, this.#onCheckpointError);
-    const group = this.#group;
-    return new Promise<T>((resolve, reject) => {
-      group.push({ result, resolve: resolve as (value: unknown) => void, reject });
-    });
-  }
-
-  /** Commits the open group and tells its writes; a failed commit rejects all of them. */
-  #commitGroup(): void {
-    const group = this.#group;
-    if (group === undefined) return;
-    this.#group = undefined;
-    try {
-      this.#sql.commit.run();
-    } catch (error) {
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-      for (const write of group) write.reject(asError(error));
-      return;
-    }
-    for (const write of group) write.resolve(write.result);
+    return written;
   }
 
   #sweep(now: number): void {
@@ -402,11 +357,6 @@ export class SqliteStore implements Store {
 }
 
 const STATEMENTS = {
-  begin: 'BEGIN',
-  commit: 'COMMIT',
-  savepoint: 'SAVEPOINT write',
-  release: 'RELEASE write',
-  rollbackTo: 'ROLLBACK TO write',
   getDoc: 'SELECT json, version, expires_at FROM conversations WHERE id = ?',
   putDoc:
     'INSERT OR REPLACE INTO conversations (id, json, version, expires_at) VALUES (?, ?, ?, ?)',
@@ -446,10 +396,6 @@ const STATEMENTS = {
 
 function inboxSeenKey(conversationId: string, itemId: string): string {
   return `i\u0000${conversationId}\u0000${itemId}`;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** Runs a synchronous operation as a promise; an unexpected throw becomes a rejection. */
