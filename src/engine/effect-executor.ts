@@ -156,7 +156,7 @@ export class EffectExecutor {
     }
   }
 
-  #sendContent(seq: number, content: SendEffect['content'], fresh = false): Promise<SendOutcome> {
+  #sendContent(seq: number, content: SendEffect['content'], fresh: boolean): Promise<SendOutcome> {
     return sendMessage(this.#deps, {
       conversationId: this.#conversationId,
       epoch: this.#doc.epoch,

@@ -193,9 +193,12 @@ describe('SqliteStore', () => {
       const before = statSync(path).size;
       for (let i = 0; i < CHECKPOINTER_AFTER_WRITES + 100; i++)
         await store.setValue(`k${i}`, 'x'.repeat(200));
-      await new Promise((resolve) => setTimeout(resolve, 3 * CHECKPOINT_EVERY_MS));
       // Only a checkpoint moves pages from the WAL into the file (under 1,000 WAL pages).
-      const grew = statSync(path).size > before;
+      // Waited for until it happens; without the thread, for three checkpoint periods.
+      const grew = await waitUntil(
+        () => statSync(path).size > before,
+        backgroundCheckpoints ? 10_000 : 3 * CHECKPOINT_EVERY_MS,
+      );
       const auto = Number(
         (store.database.prepare('PRAGMA wal_autocheckpoint').raw().get() as [number])[0],
       );
