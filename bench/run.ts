@@ -22,6 +22,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisLimiter } from '../src/api/redis-limiter.js';
+import { BUDGETS } from '../src/core/limits.js';
 import { engineEventsFresh } from './engine-events-fresh.js';
 import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
@@ -223,7 +224,7 @@ if (runs('polling')) {
     p.detected === p.injected && p.delayMaxMs <= limit,
   );
   row(
-    'polling: read budget (60/s, 3,000/min per key)',
+    `polling: read budget (${f(BUDGETS.readBurst.limit)}/s, ${f(BUDGETS.readSustained.limit)}/min per key)`,
     `most reads in any 1 s: ${f(p.maxReadsPerSecond)}, in any 60 s: ${f(p.maxReadsPerMinute)}; 429s: ${p.count429}`,
     'never exceeded, 0 × 429',
     !p.readBudgetExceeded,
