@@ -15,7 +15,7 @@ import {
   VideoContentSchema,
 } from './media.js';
 import { TemplateContentSchema } from './template.js';
-import { TextContentSchema } from './text.js';
+import { fastTextContent, TextContentSchema } from './text.js';
 import { SEND_TYPES } from '../api/resources.js';
 
 /** The nine send types (spec 4.5), in spec order (defined with the API resources). */
@@ -49,6 +49,8 @@ export type Content = z.infer<typeof ContentSchema>;
  * if (r.status === 'invalid') console.log(r.issues);
  */
 export function validateContent(content: unknown): ValidationResult<Content> {
+  const text = fastTextContent(content);
+  if (text !== undefined) return { status: 'valid', value: text };
   return parseWith(ContentSchema, content);
 }
 

@@ -8,6 +8,7 @@ import { LIMITS } from '../core/limits.js';
 import { CONTENT_VARIANTS, parseWith, type Content } from './content.js';
 import { MessageValidationError } from './errors.js';
 import { quote, type IssueParams, type MessageIssue, type ValidationResult } from './issues.js';
+import { fastTextContent, hasOnlyKeys } from './text.js';
 
 /**
  * E.164 as accepted here: `+`, then 8 to 15 digits, the first 1-9 (country codes never
@@ -64,6 +65,34 @@ function jsonBytes(body: unknown): number | undefined {
   }
 }
 
+const TEXT_REQUEST_KEYS = ['messaging_product', 'to', 'recipient_type', 'type', 'text'] as const;
+
+/**
+ * A valid text request without zod (see {@link fastTextContent}), or `undefined` for
+ * anything else. A text body of at most 4,096 characters cannot reach the JSON size
+ * limit (6 bytes per escaped character at most), so the size is not measured.
+ */
+function fastTextRequest(body: unknown): SendRequest | undefined {
+  if (typeof body !== 'object' || body === null || !hasOnlyKeys(body, TEXT_REQUEST_KEYS))
+    return undefined;
+  const {
+    messaging_product: product,
+    to,
+    recipient_type: kind,
+    type,
+    text,
+  } = body as {
+    readonly [key: string]: unknown;
+  };
+  if (product !== MESSAGING_PRODUCT || typeof to !== 'string' || !E164.test(to)) return undefined;
+  const content = fastTextContent({ type, text });
+  if (content === undefined) return undefined;
+  if (kind === 'individual')
+    return { messaging_product: product, to, recipient_type: kind, ...content };
+  if (kind !== undefined || Object.hasOwn(body, 'recipient_type')) return undefined;
+  return { messaging_product: product, to, ...content };
+}
+
 /**
  * Validates a POST /v1/messages body: every field, limit and rule of spec 4.5, and the
  * 262,144-byte JSON limit measured as `Buffer.byteLength(JSON.stringify(body))`.
@@ -73,6 +102,8 @@ function jsonBytes(body: unknown): number | undefined {
  * if (r.status === 'invalid') return badRequest(r.issues);
  */
 export function validateSendRequest(body: unknown): ValidationResult<SendRequest> {
+  const text = fastTextRequest(body);
+  if (text !== undefined) return { status: 'valid', value: text };
   const issues: MessageIssue[] = [];
   const size = jsonBytes(body);
   if (size !== undefined && size > LIMITS.requestBodyBytes) {
