@@ -240,7 +240,7 @@ export class MessagingClient {
       startedAt,
       to: checked.value.to,
       type: checked.value.type,
-      fingerprint: fingerprintContent(checked.value),
+      fingerprint: () => fingerprintContent(checked.value),
       errorOf: (o) => this.#transport.errorOf(o, SEND_ROUTE, requestTime),
     });
     if (result.status === 'rejected' && result.retryAfterMs !== undefined) {

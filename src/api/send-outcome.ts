@@ -10,7 +10,8 @@ export interface SendContext {
   readonly startedAt: number;
   readonly to: string;
   readonly type: string;
-  readonly fingerprint: string;
+  /** The content fingerprint, computed only for an unknown outcome (it is a SHA-256). */
+  readonly fingerprint: () => string;
   /** Builds the typed error of a failed outcome (Transport.errorOf). */
   readonly errorOf: (outcome: HttpOutcome) => ApiError;
 }
@@ -78,7 +79,7 @@ function unknown(
     startedAt: ctx.startedAt,
     to: ctx.to,
     type: ctx.type,
-    fingerprint: ctx.fingerprint,
+    fingerprint: ctx.fingerprint(),
     cause,
   };
   return requestId === undefined ? base : { ...base, requestId };

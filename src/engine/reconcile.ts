@@ -23,6 +23,9 @@ export async function reconcileSend(
   deps: EngineDeps,
   record: SendRecord,
 ): Promise<ReconcileResult> {
+  const fingerprint = recordFingerprint(record);
+  // Nothing to recognise it by (no request kept, no stored fingerprint): never matched.
+  if (fingerprint === undefined) return { status: 'not_found' };
   try {
     let before: Parameters<typeof deps.client.listMessages>[1] = { limit: 50 };
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -30,7 +33,7 @@ export async function reconcileSend(
       for (const message of result.items) {
         if (Date.parse(message.occurredAt) < record.startedAt - SKEW_MS)
           return { status: 'not_found' };
-        if (!matches(message, record)) continue;
+        if (!matches(message, record, fingerprint)) continue;
         const owner = await deps.store.findSendByMessageId(message.id);
         if (owner !== undefined && owner.id !== record.id) continue;
         return { status: 'found', messageId: message.id };
@@ -44,8 +47,22 @@ export async function reconcileSend(
   }
 }
 
-function matches(message: Message, record: SendRecord): boolean {
+function matches(message: Message, record: SendRecord, fingerprint: string): boolean {
   if (message.direction !== 'outbound' || message.type !== record.contentType) return false;
   const content: unknown = Reflect.get(message, message.type);
-  return fingerprintContent({ type: message.type, [message.type]: content }) === record.fingerprint;
+  return fingerprintContent({ type: message.type, [message.type]: content }) === fingerprint;
+}
+
+/**
+ * The fingerprint of a record's content: derived from the request it keeps while its
+ * outcome is open, or the one stored by earlier versions; undefined when neither is there.
+ */
+export function recordFingerprint(record: SendRecord): string | undefined {
+  if (record.fingerprint !== undefined) return record.fingerprint;
+  const request: unknown = record.request;
+  if (typeof request !== 'object' || request === null) return undefined;
+  const type: unknown = Reflect.get(request, 'type');
+  if (typeof type !== 'string') return undefined;
+  const content: unknown = Reflect.get(request, type);
+  return fingerprintContent({ type, [type]: content });
 }

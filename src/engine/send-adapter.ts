@@ -1,4 +1,3 @@
-import { fingerprintContent } from '../api/fingerprint.js';
 import { MESSAGING_PRODUCT } from '../api/resources.js';
 import { LIMITS } from '../core/limits.js';
 import type { OutboundContent } from '../flows/contract.js';
@@ -46,11 +45,12 @@ export interface SendJob {
 /**
  * Builds and validates the request. Content that a compiled flow validated in this
  * process (the same object) is not validated again: the envelope (`to`) and the body
- * size are all that is left to check; anything else goes through the full validation.
+ * size are all that is left to check; anything else goes through the full validation
+ * (whose fast path for text is cheaper than measuring the JSON).
  */
 function buildRequest(to: string, content: OutboundContent): ValidationResult<SendRequest> {
   const trusted = takeValidatedContent(content);
-  if (trusted !== undefined && E164.test(to)) {
+  if (trusted !== undefined && trusted.type !== 'text' && E164.test(to)) {
     const request: SendRequest = { messaging_product: MESSAGING_PRODUCT, to, ...trusted };
     if (Buffer.byteLength(JSON.stringify(request)) <= LIMITS.requestBodyBytes)
       return { status: 'valid', value: request };
@@ -99,7 +99,6 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
     conversationId: job.conversationId,
     seq: job.seq,
     contentType: request.type,
-    fingerprint: fingerprintContent(request),
   };
   for (let attempt = 0; ; attempt++) {
     const startedAt = deps.clock.now();

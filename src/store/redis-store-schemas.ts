@@ -33,7 +33,7 @@ export const storedSendSchema = z.object({
   code: z.string().exactOptional(),
   startedAt: z.number(),
   contentType: z.string(),
-  fingerprint: z.string(),
+  fingerprint: z.string().exactOptional(),
   request: parsedJson.exactOptional(),
   resends: z.number().int().exactOptional(),
   unknownSince: z.number().exactOptional(),

@@ -78,9 +78,14 @@ export interface SendRecord {
   readonly code?: string;
   /** Epoch ms when the POST was started. */
   readonly startedAt: number;
-  /** Type and a fingerprint of the content, to recognise it in history when reconciling. */
+  /** The content's type, to recognise it in history when reconciling. */
   readonly contentType: string;
-  readonly fingerprint: string;
+  /**
+   * `fingerprintContent` (src/api/fingerprint.ts) of the content. Records written since wave 2 leave it out:
+   * a record whose outcome is open keeps `request`, and reconciliation derives it from
+   * that (a SHA-256 per send saved); older records still carry it.
+   */
+  readonly fingerprint?: string;
   /**
    * The request as sent, kept while the outcome is open (`pending`, `unknown`): after
    * reconciliation proves the message absent from history, it is sent once more.
