@@ -7,7 +7,7 @@ import {
   type Vars,
 } from './contract.js';
 import { sayItems } from './content-schema.js';
-import { decide, triggerTarget } from './decide.js';
+import { decide, triggerTarget, type Decision } from './decide.js';
 import { FlowError } from './flow-error.js';
 import { autoTarget, enterState, leaveState, runtimeOf, type FlowRuntime } from './flow-runtime.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
@@ -94,8 +94,29 @@ export function handlerNames(flow: FlowDefinition): string[] {
   return [...names].sort();
 }
 
+/**
+ * The decision of the `decides` guards, asked once per event. Every state lists each
+ * state as a guarded target of every event type, so without this one event would run
+ * {@link decide} once per candidate target (a 30-state flow: 30 times). The guards of
+ * one transition list see the same context and event objects (XState keeps both
+ * immutable), and `decide` is pure, so the last answer for the same three is reused.
+ */
+function guardDecision(
+  rt: FlowRuntime,
+): (from: string | null, context: CompiledContext, event: FlowEvent) => Decision {
+  let last:
+    { from: string | null; context: CompiledContext; event: FlowEvent; d: Decision } | undefined;
+  return (from, context, event) => {
+    if (last?.context === context && last.event === event && last.from === from) return last.d;
+    const d = decide(rt, from, toWork(context), event);
+    last = { from, context, event, d };
+    return d;
+  };
+}
+
 function buildMachine(rt: FlowRuntime): AnyStateMachine {
   const names = Object.keys(rt.def.states);
+  const decision = guardDecision(rt);
   const machineSetup = setup({
     types: {
       context: {} as CompiledContext,
@@ -104,7 +125,7 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
     },
     guards: {
       decides: ({ context, event }, params: { from: string | null; to: string }) => {
-        const d = decide(rt, params.from, toWork(context), event);
+        const d = decision(params.from, context, event);
         return d.kind === 'goto' && d.target === params.to;
       },
       failedTo: ({ context }, params: { to: string }) => context.failed === params.to,
