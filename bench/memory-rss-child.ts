@@ -1,7 +1,10 @@
 /**
  * Child process of the memory benchmark (run with --expose-gc): fills a MemoryStore with
  * N idle conversations through the real engine path (one inbound message each: dedup
- * key, conversation document, send record) and prints RSS/heap deltas and document sizes.
+ * key, conversation document, send record) and prints RSS/heap deltas and document sizes:
+ * right after the fill (and a GC), and once the process has sat idle until V8 stopped
+ * shrinking its heap (its memory reducer compacts and releases old-space pages some
+ * seconds after allocation stops; nothing is forced).
  */
 import type { SendResult } from '../src/api/send-result.js';
 import { createBot } from '../src/engine/create-bot.js';
@@ -15,6 +18,31 @@ const settle = (): NodeJS.MemoryUsage => {
   for (let i = 0; i < 3; i++) gc?.();
   return process.memoryUsage();
 };
+
+/** Longest wait for the heap to settle, and how long it must stay unchanged. */
+const IDLE_MAX_MS = 90_000;
+const IDLE_STABLE_MS = 10_000;
+
+/**
+ * Sits idle (no allocation of its own beyond sampling) until the heap has shrunk and then
+ * stayed the same size for IDLE_STABLE_MS, or IDLE_MAX_MS passed; returns the memory then.
+ */
+async function sitIdle(): Promise<NodeJS.MemoryUsage & { readonly idleSeconds: number }> {
+  const start = Date.now();
+  let last = process.memoryUsage();
+  let shrunk = false;
+  let stableSince = Date.now();
+  while (Date.now() - start < IDLE_MAX_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = process.memoryUsage();
+    if (now.heapTotal !== last.heapTotal) {
+      shrunk ||= now.heapTotal < last.heapTotal;
+      stableSince = Date.now();
+    } else if (shrunk && Date.now() - stableSince >= IDLE_STABLE_MS) break;
+    last = now;
+  }
+  return { ...settle(), idleSeconds: (Date.now() - start) / 1000 };
+}
 
 let id = 0;
 const client: EngineClient = {
@@ -52,6 +80,7 @@ for (let i = 0; i < total; i += 1000) {
 }
 const fillSeconds = (Date.now() - started) / 1000;
 const after = settle();
+const idle = await sitIdle();
 let docBytes = 0;
 let snapshotBytes = 0;
 let maxDocBytes = 0;
@@ -75,6 +104,10 @@ process.stdout.write(
     rssAfterMb: after.rss / 2 ** 20,
     rssDeltaMb: (after.rss - before.rss) / 2 ** 20,
     heapDeltaMb: (after.heapUsed - before.heapUsed) / 2 ** 20,
+    idleSeconds: idle.idleSeconds,
+    idleRssMb: idle.rss / 2 ** 20,
+    idleRssDeltaMb: (idle.rss - before.rss) / 2 ** 20,
+    idleHeapDeltaMb: (idle.heapUsed - before.heapUsed) / 2 ** 20,
     avgDocBytes: docBytes / n,
     maxDocBytes,
     avgSnapshotBytes: snapshotBytes / n,
