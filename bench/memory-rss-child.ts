@@ -25,7 +25,8 @@ const IDLE_STABLE_MS = 10_000;
 
 /**
  * Sits idle (no allocation of its own beyond sampling) until the heap has shrunk and then
- * stayed the same size for IDLE_STABLE_MS, or IDLE_MAX_MS passed; returns the memory then.
+ * stayed the same size for IDLE_STABLE_MS, or IDLE_MAX_MS passed; returns the memory then
+ * (RSS before any forced GC).
  */
 async function sitIdle(): Promise<NodeJS.MemoryUsage & { readonly idleSeconds: number }> {
   const start = Date.now();
@@ -41,7 +42,9 @@ async function sitIdle(): Promise<NodeJS.MemoryUsage & { readonly idleSeconds: n
     } else if (shrunk && Date.now() - stableSince >= IDLE_STABLE_MS) break;
     last = now;
   }
-  return { ...settle(), idleSeconds: (Date.now() - start) / 1000 };
+  // RSS as the idle process left it; the GCs after it only make heapUsed count live data.
+  const rss = process.memoryUsage().rss;
+  return { ...settle(), rss, idleSeconds: (Date.now() - start) / 1000 };
 }
 
 let id = 0;
