@@ -15,6 +15,7 @@ import {
   type Versioned,
 } from './store.js';
 import { parseStored, storedSendSchema } from './redis-store-schemas.js';
+import { asError } from './store-data-error.js';
 import { assertSortKey, compactString, fromJson, toJson } from './to-json.js';
 
 /** Options of {@link MemoryStore}. */
@@ -360,6 +361,6 @@ function run<T>(operation: () => T): Promise<T> {
   try {
     return Promise.resolve(operation());
   } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    return Promise.reject(asError(error));
   }
 }

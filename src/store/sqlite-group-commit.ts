@@ -1,5 +1,6 @@
 import type Database from 'libsql';
 import { setImmediate as afterThisTurn } from 'node:timers';
+import { asError } from './store-data-error.js';
 
 /** A write done inside the open group transaction, told its result once that commits. */
 interface PendingWrite {
@@ -92,9 +93,4 @@ export class GroupCommit {
       throw error;
     }
   }
-}
-
-/** An Error for anything thrown. */
-export function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -8,7 +8,8 @@ import {
   type OpenStateFileOptions,
 } from './sqlite-schema.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
-import { asError, GroupCommit } from './sqlite-group-commit.js';
+import { GroupCommit } from './sqlite-group-commit.js';
+import { asError } from './store-data-error.js';
 import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
 import {
   DEFAULT_RETENTION,
