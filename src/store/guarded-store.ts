@@ -73,7 +73,8 @@ export function guardStore(inner: Store, options: GuardStoreOptions): GuardedSto
   };
 
   const guarded = {} as Record<string, unknown>;
-  for (const name of STORE_METHODS) {
+  const present = OPTIONAL_METHODS.filter((name) => typeof Reflect.get(inner, name) === 'function');
+  for (const name of [...STORE_METHODS, ...present]) {
     guarded[name] = async (...args: unknown[]): Promise<unknown> => {
       let result: unknown;
       try {
@@ -127,6 +128,9 @@ const STORE_METHODS = [
   'releaseLease',
   'close',
 ] as const satisfies readonly (keyof Store)[];
+
+/** Methods a store may leave out; the guarded store has them only when the inner one does. */
+const OPTIONAL_METHODS = ['getConversationIfChanged'] as const satisfies readonly (keyof Store)[];
 
 /** Errors that are answers, not outages: retrying would give the same. */
 function isDecision(error: unknown): boolean {

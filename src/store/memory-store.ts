@@ -12,6 +12,7 @@ import {
   type Store,
   type StoreRetention,
   type TimerRecord,
+  UNCHANGED,
   type Versioned,
 } from './store.js';
 import { parseStored, storedSendSchema } from './redis-store-schemas.js';
@@ -107,6 +108,18 @@ export class MemoryStore implements Store {
     });
   }
 
+  getConversationIfChanged(
+    conversationId: string,
+    knownVersion: number,
+  ): Promise<Versioned<unknown> | typeof UNCHANGED | undefined> {
+    return run(() => {
+      const doc = this.#docs.get(conversationId);
+      if (doc === undefined || doc.expiresAt <= this.#clock.now()) return undefined;
+      if (doc.version === knownVersion) return UNCHANGED;
+      return { value: fromJson(doc.json), version: doc.version };
+    });
+  }
+
   putConversation(
     conversationId: string,
     value: unknown,
@@ -142,7 +155,8 @@ export class MemoryStore implements Store {
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
     return run(() => {
       assertSortKey(item);
-      const json = compactString(toJson(item.payload, `inbox item ${item.id}`));
+      // Transient (acknowledged moments later): kept as stringify made it, not compacted.
+      const json = toJson(item.payload, `inbox item ${item.id}`);
       const now = this.#clock.now();
       if (!this.#seen.addIfAbsent(inboxSeenKey(conversationId, item.id), now, now + dedupTtlMs)) {
         return false;

@@ -24,6 +24,7 @@ import {
   type Store,
   type StoreRetention,
   type TimerRecord,
+  UNCHANGED,
   type Versioned,
 } from './store.js';
 import { assertSortKey, toJson } from './to-json.js';
@@ -90,6 +91,19 @@ export class RedisStore implements Store {
     const doc = validateStored(key, hash, storedDocSchema);
     if (doc.e !== undefined && doc.e <= this.#clock.now()) return undefined;
     return { value: parseStored(key, doc.d, storedDocJsonSchema), version: doc.v };
+  }
+
+  async getConversationIfChanged(
+    conversationId: string,
+    knownVersion: number,
+  ): Promise<Versioned<unknown> | typeof UNCHANGED | undefined> {
+    const key = this.#keys.conversation(conversationId).doc;
+    // The version and expiry alone (a few bytes); the document only when it changed.
+    const [version, expiresAt] = await this.#redis.hmget(key, 'v', 'e');
+    if (version === null) return undefined;
+    if (expiresAt !== null && Number(expiresAt) <= this.#clock.now()) return undefined;
+    if (Number(version) === knownVersion) return UNCHANGED;
+    return this.getConversation(conversationId);
   }
 
   async putConversation(

@@ -22,6 +22,7 @@ import {
   type Store,
   type StoreRetention,
   type TimerRecord,
+  UNCHANGED,
   type Versioned,
 } from './store.js';
 import { assertSortKey, fromJson, toJson } from './to-json.js';
@@ -113,6 +114,20 @@ export class SqliteStore implements Store {
       const row = this.#row('getDoc', conversationId);
       if (row === undefined || Number(row[2]) <= this.#clock.now()) return undefined;
       return { value: fromJson(String(row[0])), version: Number(row[1]) };
+    });
+  }
+
+  getConversationIfChanged(
+    conversationId: string,
+    knownVersion: number,
+  ): Promise<Versioned<unknown> | typeof UNCHANGED | undefined> {
+    return run(() => {
+      // The JSON is not even read out of the file when the version is the known one.
+      const row = this.#row('getDocIfChanged', knownVersion, conversationId);
+      if (row === undefined || Number(row[2]) <= this.#clock.now()) return undefined;
+      const json = row[0];
+      if (typeof json !== 'string') return UNCHANGED;
+      return { value: fromJson(json), version: Number(row[1]) };
     });
   }
 
@@ -359,6 +374,8 @@ export class SqliteStore implements Store {
 
 const STATEMENTS = {
   getDoc: 'SELECT json, version, expires_at FROM conversations WHERE id = ?',
+  getDocIfChanged:
+    'SELECT CASE WHEN version = ? THEN NULL ELSE json END, version, expires_at FROM conversations WHERE id = ?',
   putDoc:
     'INSERT OR REPLACE INTO conversations (id, json, version, expires_at) VALUES (?, ?, ?, ?)',
   deleteDoc: 'DELETE FROM conversations WHERE id = ?',

@@ -109,9 +109,22 @@ export interface Lease {
   readonly expiresAt: number;
 }
 
+/** What {@link Store.getConversationIfChanged} answers when the document is still `knownVersion`. */
+export const UNCHANGED = 'unchanged';
+
 export interface Store {
   /** Reads a conversation document. */
   getConversation(conversationId: string): Promise<Versioned<unknown> | undefined>;
+  /**
+   * Optional: like {@link getConversation}, but answers {@link UNCHANGED} (without reading
+   * or copying the document) when it is live at exactly `knownVersion`. The engine asks
+   * this for a conversation whose document it wrote last itself and still holds. A store
+   * without it is read with `getConversation`.
+   */
+  getConversationIfChanged?(
+    conversationId: string,
+    knownVersion: number,
+  ): Promise<Versioned<unknown> | typeof UNCHANGED | undefined>;
   /**
    * Writes a conversation document if its version is still `expectedVersion`
    * (0 = must not exist). With `fence`, also requires that the lease

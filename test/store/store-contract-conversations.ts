@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNCHANGED } from '../../src/store/store.js';
 import type { ContractContext } from './store-contract-context.js';
 
 /** Contract of conversation documents: CAS versions, fencing, copies. */
@@ -14,6 +15,20 @@ export function conversationContract(ctx: ContractContext): void {
       const doc = { state: 'welcome', vars: { n: 1, s: 'é😀' }, list: [1, null, true] };
       expect(await store().putConversation('c1', doc, 0)).toEqual({ status: 'ok', version: 1 });
       expect(await store().getConversation('c1')).toEqual({ value: doc, version: 1 });
+    });
+
+    it('should answer unchanged at the known version, and the document otherwise', async () => {
+      const s = store();
+      if (s.getConversationIfChanged === undefined) return;
+      expect(await s.getConversationIfChanged('c1', 0)).toBeUndefined();
+      await s.putConversation('c1', { a: 1 }, 0);
+      expect(await s.getConversationIfChanged('c1', 1)).toBe(UNCHANGED);
+      expect(await s.getConversationIfChanged('c1', 0)).toEqual({ value: { a: 1 }, version: 1 });
+      await s.putConversation('c1', { a: 2 }, 1);
+      expect(await s.getConversationIfChanged('c1', 1)).toEqual({ value: { a: 2 }, version: 2 });
+      expect(await s.getConversationIfChanged('c1', 2)).toBe(UNCHANGED);
+      await s.deleteConversation('c1');
+      expect(await s.getConversationIfChanged('c1', 2)).toBeUndefined();
     });
 
     it('should report a conflict with the current version on a stale write', async () => {

@@ -58,6 +58,9 @@ export function retentionContract(ctx: ContractContext): void {
       expect((await store().getConversation('c1'))?.value).toEqual({ n: 2 });
       clock().advance(1);
       expect(await store().getConversation('c1')).toBeUndefined();
+      // Expired reads as absent through the version check too, even at its last version.
+      if (store().getConversationIfChanged !== undefined)
+        expect(await store().getConversationIfChanged?.('c1', 2)).toBeUndefined();
       // Absent now: a writer expecting the old version conflicts, a new document is written
       // with a version above every earlier one.
       expect(await store().putConversation('c1', { n: 3 }, 2)).toEqual({
