@@ -1,4 +1,5 @@
 import type { Actor, AnyStateMachine } from 'xstate';
+import type { ConversationDoc } from './conversation-doc.js';
 
 /** A started actor kept between events, with what its persisted snapshot was stored as. */
 export interface LiveActor {
@@ -16,6 +17,11 @@ interface Entry {
   /** Epoch and state path of that document (a second, cheap identity check). */
   readonly epoch: number;
   readonly state: string;
+  /**
+   * The document itself as the engine wrote it at `version` (so the next event can skip
+   * reading it back); handed out once by {@link ActorCache.takeDoc}.
+   */
+  doc: ConversationDoc | undefined;
 }
 
 /** Which stored document a cached actor must match to be used. */
@@ -67,8 +73,28 @@ export class ActorCache {
     return undefined;
   }
 
-  /** Keeps an actor whose persisted snapshot is now stored as `key` (most recent use). */
-  put(conversationId: string, live: LiveActor, key: Omit<ActorKey, 'machine'>): void {
+  /**
+   * Removes and returns the document kept with the conversation's actor (the actor stays):
+   * its new owner may change it, so it is handed out once.
+   */
+  takeDoc(conversationId: string): { doc: ConversationDoc; version: number } | undefined {
+    const entry = this.#entries.get(conversationId);
+    const doc = entry?.doc;
+    if (entry === undefined || doc === undefined) return undefined;
+    entry.doc = undefined;
+    return { doc, version: entry.version };
+  }
+
+  /**
+   * Keeps an actor whose persisted snapshot is now stored as `key` (most recent use), with
+   * the document written at that version when given.
+   */
+  put(
+    conversationId: string,
+    live: LiveActor,
+    key: Omit<ActorKey, 'machine'>,
+    doc?: ConversationDoc,
+  ): void {
     if (this.#max === 0) {
       live.actor.stop();
       return;
@@ -83,6 +109,7 @@ export class ActorCache {
       version: key.version,
       epoch: key.epoch,
       state: key.state,
+      doc,
     });
     if (this.#entries.size > this.#max) {
       const oldest = this.#entries.keys().next();

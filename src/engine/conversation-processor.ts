@@ -1,5 +1,5 @@
 import type { ContactInfo } from '../flows/contract.js';
-import type { InboxItem } from '../store/store.js';
+import { UNCHANGED, type InboxItem, type Versioned } from '../store/store.js';
 import { ActorCache } from './actor-cache.js';
 import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { ConversationRun, type Loaded } from './conversation-run.js';
@@ -36,7 +36,24 @@ export class ConversationProcessor {
 
   /** Loads and validates a conversation document. */
   async load(conversationId: string): Promise<Loaded | undefined> {
-    const stored = await this.#deps.store.getConversation(conversationId);
+    return this.#parse(conversationId, await this.#deps.store.getConversation(conversationId));
+  }
+
+  /**
+   * Loads the document for processing: the one this engine wrote last, kept with the
+   * conversation's live actor, when the store says it is still that version (nothing
+   * read, parsed or validated); otherwise as {@link load}.
+   */
+  async #loadForRun(conversationId: string): Promise<Loaded | undefined> {
+    const kept = this.#actors.takeDoc(conversationId);
+    if (kept === undefined || this.#deps.store.getConversationIfChanged === undefined)
+      return this.load(conversationId);
+    const stored = await this.#deps.store.getConversationIfChanged(conversationId, kept.version);
+    if (stored === UNCHANGED) return { doc: kept.doc, version: kept.version };
+    return this.#parse(conversationId, stored);
+  }
+
+  #parse(conversationId: string, stored: Versioned<unknown> | undefined): Loaded | undefined {
     if (stored === undefined) return undefined;
     const parsed = parseStoredDoc(stored.value);
     if (parsed.status === 'invalid') {
@@ -58,7 +75,7 @@ export class ConversationProcessor {
     }
     const payload = parsed.data;
     const loaded =
-      (await this.load(conversationId)) ?? (await this.#fresh(conversationId, payload));
+      (await this.#loadForRun(conversationId)) ?? (await this.#fresh(conversationId, payload));
     if (loaded === undefined) {
       this.#deps.logger.debug('event for an unknown conversation ignored', {
         conversationId,

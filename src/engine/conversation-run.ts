@@ -180,7 +180,8 @@ export class ConversationRun {
     if (live === undefined || doc.snapshot === null || live.machine !== this.#flow().machine)
       return;
     this.#live = undefined;
-    this.#actors.put(this.#id, live, { version, epoch: doc.epoch, state: doc.state });
+    // The document goes with it: nothing changes it after this run (the run is done).
+    this.#actors.put(this.#id, live, { version, epoch: doc.epoch, state: doc.state }, doc);
   }
 
   /** Stops an actor that was not kept (an error or a conflict ended the run). */
@@ -515,12 +516,9 @@ export class ConversationRun {
   async #save(): Promise<void> {
     const { doc, version } = this.#loaded;
     const flow = this.#flow();
-    // Executed effects are dropped from the stored outbox of a machine that resets it at
-    // every event; anything still to run is in `pending`.
-    const dropOutbox =
-      doc.pending.length === 0 &&
-      doc.flowVersion === flow.version &&
-      isCompiledMachine(flow.machine);
+    // The stored outbox of a machine that resets it at every event is left empty: what is
+    // still to run is in `pending` (written in this same document), the rest ran already.
+    const dropOutbox = doc.flowVersion === flow.version && isCompiledMachine(flow.machine);
     const stored = toStoredDoc(doc, dropOutbox);
     const result = await this.#deps.store.putConversation(this.#id, stored, version, this.#fence);
     if (result.status !== 'ok') throw new ConversationConflictError(this.#id, result.status);

@@ -79,8 +79,8 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
 
 /**
  * The stored form of a document. With `dropOutbox`, the persisted context's outbox is
- * stored empty: only for machines that reset it at every event, once every effect in it
- * was executed (`pending` holds anything still to run).
+ * stored empty: only for machines that reset it at every event (`pending` holds what is
+ * still to run of it, and the rest was executed).
  */
 export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<string, unknown> {
   const context = objectAt(doc.snapshot, 'context');

@@ -1,6 +1,7 @@
 import { createActor, createMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { ActorCache, type LiveActor } from '../../src/engine/actor-cache.js';
+import type { ConversationDoc } from '../../src/engine/conversation-doc.js';
 
 const machine = createMachine({ id: 'm', initial: 'a', states: { a: {} } });
 const other = createMachine({ id: 'o', initial: 'a', states: { a: {} } });
@@ -18,6 +19,19 @@ describe('ActorCache', () => {
     expect(cache.take('c1', { machine, ...key })).toBe(a);
     // Taken means removed: a second take finds nothing.
     expect(cache.take('c1', { machine, ...key })).toBeUndefined();
+  });
+
+  it('should hand its document out once and keep the actor', () => {
+    const cache = new ActorCache(10);
+    const a = live();
+    const doc = { state: 'a' } as unknown as ConversationDoc;
+    cache.put('c1', a, key, doc);
+    expect(cache.takeDoc('c1')).toEqual({ doc, version: 3 });
+    expect(cache.takeDoc('c1')).toBeUndefined();
+    expect(cache.take('c1', { machine, ...key })).toBe(a);
+    cache.put('c2', live(), key);
+    expect(cache.takeDoc('c2')).toBeUndefined();
+    expect(cache.takeDoc('nope')).toBeUndefined();
   });
 
   it('should drop and stop an actor whose document changed since', () => {

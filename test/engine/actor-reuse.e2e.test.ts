@@ -74,6 +74,76 @@ describe('live actors across processes', () => {
     await two.stop();
   });
 
+  it('should not read back the document it wrote itself, and see one written by another', async () => {
+    const clock = new ManualClock(START);
+    const inner = new MemoryStore({ clock });
+    const calls = new Map<string, number>();
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function' || typeof property !== 'string') return value;
+        return (...args: unknown[]): unknown => {
+          calls.set(property, (calls.get(property) ?? 0) + 1);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const client = recordingClient();
+    const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
+    for (const body of ['hello', 'first', 'second']) {
+      await bot.handle(text(body));
+      await bot.idle();
+    }
+    expect(client.texts).toEqual(['A', 'B first', 'A']);
+    // Read once (absent: the first message); then only asked whether it changed.
+    expect(calls.get('getConversation')).toBe(1);
+    expect(calls.get('getConversationIfChanged')).toBe(2);
+
+    // Another writer (a teammate's takeover recorded by another worker) changes it.
+    const stored = await inner.getConversation('c1');
+    const value = { ...(stored!.value as Record<string, unknown>), humanOwned: true };
+    expect(await inner.putConversation('c1', value, stored!.version)).toMatchObject({
+      status: 'ok',
+    });
+    await bot.handle(text('third'));
+    await bot.idle();
+    expect(client.texts).toEqual(['A', 'B first', 'A']);
+    expect((await bot.inspect('c1'))?.humanOwned).toBe(true);
+    await bot.stop();
+  });
+
+  it('should store the outbox empty while its effects wait in pending', async () => {
+    const clock = new ManualClock(START);
+    const inner = new MemoryStore({ clock });
+    const written: Record<string, unknown>[] = [];
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        if (property !== 'putConversation')
+          return (...args: unknown[]): unknown =>
+            (value as (...a: unknown[]) => unknown).apply(target, args);
+        return (id: string, doc: Record<string, unknown>, ...rest: unknown[]): unknown => {
+          written.push(JSON.parse(JSON.stringify(doc)) as Record<string, unknown>);
+          return (value as (...a: unknown[]) => unknown).call(target, id, doc, ...rest);
+        };
+      },
+    });
+    const client = recordingClient();
+    const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
+    await bot.handle(text('hello'));
+    await bot.idle();
+    const withPending = written.filter((d) => Array.isArray(d['pending']));
+    expect(withPending.length).toBeGreaterThan(0);
+    for (const doc of withPending) {
+      const snapshot = doc['snapshot'] as { context: { outbox: unknown[] } };
+      expect(snapshot.context.outbox).toEqual([]);
+      expect((doc['pending'] as { kind: string }[]).map((e) => e.kind)).toContain('send');
+    }
+    expect(client.texts).toEqual(['A']);
+    await bot.stop();
+  });
+
   it('should behave the same with the actor cache off', async () => {
     const clock = new ManualClock(START);
     const client = recordingClient();

@@ -20,7 +20,12 @@ const WRITES: readonly (keyof Store)[] = [
   'setValue',
 ];
 // getValue is read once, at start (the history cutoff): a failure there fails the start.
-const READS: readonly (keyof Store)[] = ['getConversation', 'peekInbox', 'getSend'];
+const READS: readonly (keyof Store)[] = [
+  'getConversation',
+  'getConversationIfChanged',
+  'peekInbox',
+  'getSend',
+];
 
 /** The conversation of the scenario and what the customer must receive, once each. */
 const EXPECTED = [
