@@ -75,18 +75,24 @@ export function guardStore(inner: Store, options: GuardStoreOptions): GuardedSto
   const guarded = {} as Record<string, unknown>;
   const present = OPTIONAL_METHODS.filter((name) => typeof Reflect.get(inner, name) === 'function');
   for (const name of [...STORE_METHODS, ...present]) {
-    guarded[name] = async (...args: unknown[]): Promise<unknown> => {
-      let result: unknown;
+    const onError = (error: unknown): never => failed(name, error);
+    const onValue = (value: unknown): unknown => {
+      succeeded();
+      return value;
+    };
+    // No async frame per call: while healthy a result passes through as it is.
+    guarded[name] = (...args: unknown[]): Promise<unknown> => {
+      let pending: Promise<unknown>;
       try {
-        result = await (Reflect.get(inner, name) as (...a: unknown[]) => Promise<unknown>).apply(
-          inner,
-          args,
+        // Promise.resolve: a native promise as it is; anything else made one.
+        pending = Promise.resolve(
+          (Reflect.get(inner, name) as (...a: unknown[]) => Promise<unknown>).apply(inner, args),
         );
       } catch (error) {
-        failed(name, error);
+        // A synchronous throw is judged like a rejection (a decision passes unchanged).
+        return new Promise((resolve) => resolve(onError(error)));
       }
-      succeeded();
-      return result;
+      return healthy ? pending.catch(onError) : pending.then(onValue, onError);
     };
   }
   // A real getter (Object.assign would copy the value once).

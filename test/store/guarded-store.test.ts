@@ -74,4 +74,41 @@ describe('guardStore', () => {
     expect(guarded.healthy).toBe(true);
     expect(lines).toEqual([]);
   });
+
+  it('should judge a synchronous throw like a rejection, and pass the optional read through', async () => {
+    const { logger } = recordingLogger();
+    const inner = new MemoryStore();
+    let throwing = true;
+    const guarded = guardStore(
+      new Proxy(inner, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]): unknown => {
+            if (throwing && property === 'getValue') throw new Error('socket gone');
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }),
+      { logger },
+    );
+    await expect(guarded.getValue('k')).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(guarded.healthy).toBe(false);
+    throwing = false;
+    expect(await guarded.getValue('k')).toBeUndefined();
+    expect(guarded.healthy).toBe(true);
+    await guarded.putConversation('c1', { a: 1 }, 0);
+    expect(await guarded.getConversationIfChanged?.('c1', 1)).toBe('unchanged');
+    // A store without the optional read: the guarded one has none either.
+    const { getConversationIfChanged: _left, ...plain } = Object.fromEntries(
+      Object.getOwnPropertyNames(MemoryStore.prototype).map((k) => [
+        k,
+        (...a: unknown[]) =>
+          (Reflect.get(inner, k) as (...x: unknown[]) => unknown).apply(inner, a),
+      ]),
+    );
+    expect('getConversationIfChanged' in guardStore(plain as unknown as Store, { logger })).toBe(
+      false,
+    );
+  });
 });
