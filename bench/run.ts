@@ -295,7 +295,13 @@ const method = `Method: every HTTP target runs in its own process, with the stub
 every callback is a distinct signed \`message.received\` for one of 2,000 conversations. Stores: memory; SQLite on a
 fresh state file per run (deleted afterwards); Redis (its own key prefix, removed afterwards). End-to-end = inbound
 messages fed to the machine and their sends done (stub API answering 202, budgets off) per second of load + drain.
-2 workers: two Redis targets on one prefix, the load split between them, vs one. Latency: autocannon at a fixed
+2 workers vs 1 (bench/scale-out.ts): two Redis targets on one prefix vs one, each callback's conversation always
+on the same worker (the load split evenly), one lean node:net stub API shared by the workers (recording every send),
+every timed callback signed before the window, the same warm-up for both (two callbacks per conversation, untimed),
+then 4 s at 32 connections in all and the drain; 1 and 2 workers alternate for 3 rounds on fresh processes, ratio =
+median of the per-round ratios; CPU per message per process over the window + drain (workers, stub, this process,
+redis-server via INFO cpu; the rest of the machine from /proc/stat); exactly-once = every acked callback n has exactly
+one "got hello n" reply at the stub, and each conversation's replies come in callback order. Latency: autocannon at a fixed
 1,000 req/s, 16 connections, 4 s. Engine vs raw XState: 20,000 events over 1,000 conversations through \`bot.handle\`
 (memory store, in-process client) vs createActor(restore) → send → getPersistedSnapshot → JSON in a Map, both in one
 fresh process; one warm-up run of each, then 5 rounds of engine, raw and engine without its live-actor cache back to
