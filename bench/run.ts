@@ -28,6 +28,7 @@ import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
+import { median } from './scale-out.js';
 import { webhookThroughput, type PipelineFigures } from './webhook-throughput.js';
 
 const SECTIONS = ['webhook', 'engine', 'budget', 'rss', 'polling', 'growth'] as const;
@@ -110,11 +111,7 @@ if (runs('webhook')) {
   if (web.scale !== undefined) {
     const { scale } = web;
     const runs = scale.rounds.flatMap((r) => [r.one, r.two]);
-    const med = (xs: number[]): number => {
-      const s = [...xs].sort((a, b) => a - b);
-      const m = Math.floor(s.length / 2);
-      return s.length % 2 === 1 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-    };
+    const med = median;
     const pick = (w: 1 | 2) => runs.filter((r) => r.workers === w);
     const e2e = (w: 1 | 2): number => med(pick(w).map((r) => r.figures.endToEndPerSec));
     const ack = (w: 1 | 2): number => med(pick(w).map((r) => r.figures.load.requestsPerSec));
@@ -139,7 +136,7 @@ if (runs('webhook')) {
     const once = runs.map((r) => r.exactlyOnce);
     const twoOnce = pick(2).map((r) => r.exactlyOnce);
     const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-    const exact = `exactly-once (2 workers, ${twoOnce.length} runs): ${f(sum(twoOnce.map((x) => x.replies)))} replies for ${f(sum(twoOnce.map((x) => x.acked)))} acked messages, ${sum(once.map((x) => x.duplicates))} duplicates, ${sum(once.map((x) => x.missing))} missing, order ${sum(once.map((x) => x.outOfOrder)) === 0 ? 'ok' : `broken in ${sum(once.map((x) => x.outOfOrder))} conversations`} (all ${once.length} runs checked${sum(once.map((x) => x.unackedReplied)) > 0 ? `; ${sum(once.map((x) => x.unackedReplied))} replies to callbacks cut off before their ack was read` : ''})`;
+    const exact = `exactly-once (2 workers, ${twoOnce.length} runs): ${f(sum(twoOnce.map((x) => x.replies)))} replies (+ ${f(sum(twoOnce.map((x) => x.prompts)))} next prompts) for ${f(sum(twoOnce.map((x) => x.acked)))} acked messages, ${sum(once.map((x) => x.duplicates))} duplicates, ${sum(once.map((x) => x.missing))} missing, order ${sum(once.map((x) => x.outOfOrder)) === 0 ? 'ok' : `broken in ${sum(once.map((x) => x.outOfOrder))} conversations`}${sum(once.map((x) => x.unexpected)) > 0 ? `, ${sum(once.map((x) => x.unexpected))} replies to callbacks never sent` : ''} (all ${once.length} runs checked${sum(once.map((x) => x.unackedReplied)) > 0 ? `; ${sum(once.map((x) => x.unackedReplied))} replies to callbacks cut off before their ack was read` : ''})`;
     const late = sum(runs.map((r) => r.builtLate));
     row(
       '2 workers vs 1 on Redis (end-to-end)',

@@ -38,6 +38,8 @@ const CONVERSATIONS = 2_000;
 const PREPARED = 24_000;
 /** Timed callbacks are numbered from here (warm-up ones from 0): same conversations. */
 const TIMED_BASE = 10_000_000;
+/** The bench flow's prompt after each reply (bench/bench-flow.ts). */
+const PROMPT = 'Say something.';
 const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 3);
 
 /** The exactly-once and order check of one run. */
@@ -52,6 +54,10 @@ export interface ExactlyOnce {
   readonly missing: number;
   /** Replies to callbacks whose answer the generator did not read (cut off at the end). */
   readonly unackedReplied: number;
+  /** Other sends (the flow's next prompt, one per answered callback). */
+  readonly prompts: number;
+  /** Replies to callbacks this run never sent (another run's, or invented). */
+  readonly unexpected: number;
   /** Conversations whose replies came out of callback order. */
   readonly outOfOrder: number;
   readonly ok: boolean;
@@ -86,7 +92,8 @@ export interface ScaleFigures {
   readonly ratios: readonly number[];
 }
 
-const median = (xs: readonly number[]): number => {
+/** The median (mean of the middle two for an even count). */
+export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
@@ -122,8 +129,8 @@ interface StubTake {
   readonly byTo: Record<string, string[]>;
 }
 
-/** Acknowledged callbacks vs the replies the stub recorded. */
-function check(
+/** Acknowledged callbacks vs the replies the stub recorded (exported for a check of the check). */
+export function check(
   take: StubTake,
   acked: ReadonlySet<number>,
   issued: ReadonlySet<number>,
@@ -131,13 +138,17 @@ function check(
   const reply = /^got hello (\d+)$/;
   const count = new Map<number, number>();
   let replies = 0;
+  let prompts = 0;
   let outOfOrder = 0;
   for (const texts of Object.values(take.byTo)) {
     let last = -1;
     let ordered = true;
     for (const text of texts) {
       const m = reply.exec(text);
-      if (m === null) continue;
+      if (m === null) {
+        if (text === PROMPT) prompts++;
+        continue;
+      }
       const n = Number(m[1]);
       replies++;
       count.set(n, (count.get(n) ?? 0) + 1);
@@ -148,12 +159,12 @@ function check(
   }
   let duplicates = 0;
   let unackedReplied = 0;
-  let foreign = 0;
+  let unexpected = 0;
   for (const [n, c] of count) {
     if (c > 1) duplicates++;
     if (!acked.has(n)) {
       if (issued.has(n)) unackedReplied++;
-      else foreign++;
+      else unexpected++;
     }
   }
   let missing = 0;
@@ -164,8 +175,16 @@ function check(
     duplicates,
     missing,
     unackedReplied,
+    unexpected,
+    prompts,
     outOfOrder,
-    ok: duplicates === 0 && missing === 0 && outOfOrder === 0 && foreign === 0,
+    ok:
+      duplicates === 0 &&
+      missing === 0 &&
+      outOfOrder === 0 &&
+      unexpected === 0 &&
+      prompts === replies &&
+      take.sends === replies + prompts,
   };
 }
 
