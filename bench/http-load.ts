@@ -23,6 +23,14 @@ export interface LoadOptions {
   readonly overallRate?: number;
   /** Builds request `n` (body + headers); every request is distinct. */
   readonly makeRequest: (n: number) => { body: string; headers: Record<string, string> };
+  /** Stop after this many requests instead of after `durationSec` (a warm-up). */
+  readonly amount?: number;
+  /** Told the status of every answered request `n` (not of those cut off at the end). */
+  readonly onResponse?: (n: number, status: number) => void;
+}
+
+interface RequestContext {
+  n?: number;
 }
 
 /** Runs autocannon against one target and returns its figures. */
@@ -32,15 +40,25 @@ export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
     url: options.url,
     connections: options.connections,
     duration: options.durationSec,
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
     ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
     requests: [
       {
         method: 'POST',
         path: options.path,
-        setupRequest: (req) => {
+        setupRequest: (req, context: RequestContext) => {
+          // One request at a time per connection (no pipelining): the context names it.
+          context.n = n;
           const { body, headers } = options.makeRequest(n++);
           return { ...req, method: 'POST', path: options.path, body, headers };
         },
+        ...(options.onResponse === undefined
+          ? {}
+          : {
+              onResponse: (status: number, _body: string, context: RequestContext) => {
+                if (context.n !== undefined) options.onResponse?.(context.n, status);
+              },
+            }),
       },
     ],
   });

@@ -16,10 +16,11 @@ export interface StubProcess {
 /**
  * Starts the stub API as its own process, like the real, remote API: the bot under test
  * does not carry the API server's work on its event loop. It exits when its stdin
- * closes (the parent died or stopped it).
+ * closes (the parent died or stopped it). `script`: the stub to run (default the
+ * `http.Server` one; `bench/lean-stub-server.ts` is the lean, recording one).
  */
-export async function startStubProcess(): Promise<StubProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/stub-api-server.ts'], {
+export async function startStubProcess(script = 'bench/stub-api-server.ts'): Promise<StubProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {

@@ -1,8 +1,8 @@
 /**
  * Webhook → engine → send adapter throughput against a bare express JSON echo route,
  * with the same autocannon settings in the same run, on the memory, SQLite and Redis
- * stores; ack latency at a fixed 1,000 req/s; and 2 workers vs 1 on Redis. Every target
- * runs in its own process.
+ * stores; ack latency at a fixed 1,000 req/s; and 2 workers vs 1 on Redis (bench/scale-out.ts,
+ * its own method). Every target runs in its own process.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
 import { runLoad, type LoadFigures } from './http-load.js';
+import { scaleOut, type ScaleFigures } from './scale-out.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 
 const CONNECTIONS = 32;
@@ -31,6 +32,11 @@ export async function pipeline(
   prefix: string,
   connections = CONNECTIONS,
 ): Promise<PipelineFigures> {
+  // Target stats are cumulative: count only what this run's load produced.
+  const before = (await Promise.all(targets.map((t) => t.stats()))).reduce(
+    (s, x) => s + x.events,
+    0,
+  );
   const started = Date.now();
   const loads = await Promise.all(
     targets.map((t, i) =>
@@ -47,7 +53,7 @@ export async function pipeline(
   const acked = loads.reduce((s, l) => s + l.ok2xx, 0);
   const loadEnd = Date.now();
   const done = async (): Promise<number> =>
-    (await Promise.all(targets.map((t) => t.stats()))).reduce((s, x) => s + x.events, 0);
+    (await Promise.all(targets.map((t) => t.stats()))).reduce((s, x) => s + x.events, 0) - before;
   const until = Date.now() + 60_000;
   while ((await done()) < acked && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   const processed = Math.min(acked, await done());
@@ -76,7 +82,8 @@ export interface WebhookFigures {
   /** The SQLite store (the durable default of `switchboard run`) on a fresh file. */
   readonly sqlite: PipelineFigures;
   readonly redis: PipelineFigures | undefined;
-  readonly redisTwoWorkers: PipelineFigures | undefined;
+  /** 2 Redis workers vs 1 (bench/scale-out.ts). */
+  readonly scale: ScaleFigures | undefined;
   readonly fixedRate: {
     readonly echo: LoadFigures;
     readonly memory: LoadFigures;
@@ -139,7 +146,7 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
   }
 
   let redis: PipelineFigures | undefined;
-  let redisTwoWorkers: PipelineFigures | undefined;
+  let scale: ScaleFigures | undefined;
   let redisFixed: LoadFigures | undefined;
   const run = `sb:bench:${randomUUID()}:`;
   try {
@@ -147,10 +154,7 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
     redis = await pipeline([one], 'r1');
     redisFixed = await fixedRate(one, '/callbacks', 'r1fixed');
     await one.stop();
-    const a = await spawnTarget('bot-redis', `${run}two:`);
-    const b = await spawnTarget('bot-redis', `${run}two:`);
-    redisTwoWorkers = await pipeline([a, b], 'r2');
-    await Promise.all([a.stop(), b.stop()]);
+    scale = await scaleOut(run);
   } catch (error) {
     process.stderr.write(`Redis benchmarks skipped: ${String(error)}\n`);
   } finally {
@@ -161,7 +165,7 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
     memory,
     sqlite,
     redis,
-    redisTwoWorkers,
+    scale,
     fixedRate: { echo: echoFixed, memory: memFixed, sqlite: sqliteFixed, redis: redisFixed },
   };
 }

@@ -2,7 +2,8 @@
  * The Lua scripts of {@link RedisStore}. Each runs atomically on the server. Times are
  * epoch milliseconds passed in ARGV from the store's clock (never Redis TIME), so expiry
  * follows the clock the store was given; real Redis TTLs only garbage-collect keys.
- * Every script touches keys of one cluster slot (see redis-keys.ts).
+ * Every script touches keys of one cluster slot (see redis-keys.ts), except the
+ * `…Indexed` variants, which the store runs only on a single Redis node.
  */
 import { RedisScript } from './redis-script.js';
 
@@ -49,15 +50,8 @@ export const markSeen = new RedisScript(`${markSeenLua}
 return mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 `);
 
-/**
- * Dedup + inbox append. An item id already in the inbox (its dedup expired) is moved.
- * KEYS[1] seen key of the item; KEYS[2] inbox zset; KEYS[3] id -> member hash;
- * KEYS[4] member -> item JSON hash; KEYS[5] arrival counter.
- * ARGV[1] now; ARGV[2] dedup expiry; ARGV[3] GC ttl ms; ARGV[4] item id;
- * ARGV[5] sortKey (the zset score); ARGV[6] item JSON.
- * Returns 1 when appended, 0 when a duplicate.
- */
-export const enqueue = new RedisScript(`${markSeenLua}
+/** The body of {@link enqueue}: KEYS[1..5] and ARGV[1..6] as documented there. */
+const enqueueLua = `${markSeenLua}
 if mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) == 0 then return 0 end
 local old = redis.call('HGET', KEYS[3], ARGV[4])
 if old then
@@ -69,6 +63,29 @@ local member = string.format('%016d', redis.call('INCR', KEYS[5])) .. ARGV[4]
 redis.call('ZADD', KEYS[2], ARGV[5], member)
 redis.call('HSET', KEYS[3], ARGV[4], member)
 redis.call('HSET', KEYS[4], member, ARGV[6])
+`;
+
+/**
+ * Dedup + inbox append. An item id already in the inbox (its dedup expired) is moved.
+ * KEYS[1] seen key of the item; KEYS[2] inbox zset; KEYS[3] id -> member hash;
+ * KEYS[4] member -> item JSON hash; KEYS[5] arrival counter.
+ * ARGV[1] now; ARGV[2] dedup expiry; ARGV[3] GC ttl ms; ARGV[4] item id;
+ * ARGV[5] sortKey (the zset score); ARGV[6] item JSON.
+ * Returns 1 when appended, 0 when a duplicate. The caller then adds the conversation
+ * to the set of conversations with an inbox (another cluster slot).
+ */
+export const enqueue = new RedisScript(`${enqueueLua}
+return 1
+`);
+
+/**
+ * {@link enqueue} that also adds the conversation to the set of conversations with an
+ * inbox, in the same script: one round trip and no window between the two. The set is
+ * in another cluster slot, so this is only for a single Redis node (not a cluster).
+ * KEYS[1..5], ARGV[1..6] as {@link enqueue}; KEYS[6] that set; ARGV[7] the conversation id.
+ */
+export const enqueueIndexed = new RedisScript(`${enqueueLua}
+redis.call('ZADD', KEYS[6], 'NX', ARGV[1], ARGV[7])
 return 1
 `);
 
@@ -83,14 +100,10 @@ if #members == 0 then return {} end
 return redis.call('HMGET', KEYS[2], unpack(members))
 `);
 
-/**
- * Removes items from an inbox; resets the arrival counter when it empties.
- * KEYS[1] inbox zset; KEYS[2] id -> member hash; KEYS[3] member -> JSON hash;
- * KEYS[4] arrival counter. ARGV: the item ids.
- * Returns the number of items left.
- */
-export const ackInbox = new RedisScript(`
-for _, id in ipairs(ARGV) do
+/** Removes the ids ARGV[first..] from an inbox (KEYS as {@link ackInbox}); sets `left`. */
+const ackLua = (first: number): string => `
+for i = ${first}, #ARGV do
+  local id = ARGV[i]
   local member = redis.call('HGET', KEYS[2], id)
   if member then
     redis.call('ZREM', KEYS[1], member)
@@ -100,6 +113,27 @@ for _, id in ipairs(ARGV) do
 end
 local left = redis.call('ZCARD', KEYS[1])
 if left == 0 then redis.call('DEL', KEYS[4]) end
+`;
+
+/**
+ * Removes items from an inbox; resets the arrival counter when it empties.
+ * KEYS[1] inbox zset; KEYS[2] id -> member hash; KEYS[3] member -> JSON hash;
+ * KEYS[4] arrival counter. ARGV: the item ids.
+ * Returns the number of items left.
+ */
+export const ackInbox = new RedisScript(`${ackLua(1)}
+return left
+`);
+
+/**
+ * {@link ackInbox} that also removes the conversation from the set of conversations
+ * with an inbox when its inbox empties, in the same script (one round trip; with
+ * {@link enqueueIndexed} the set is exact without a re-check). Single Redis node only.
+ * KEYS[1..4] as {@link ackInbox}; KEYS[5] that set. ARGV[1] the conversation id, then
+ * the item ids. Returns the number of items left.
+ */
+export const ackInboxIndexed = new RedisScript(`${ackLua(2)}
+if left == 0 then redis.call('ZREM', KEYS[5], ARGV[1]) end
 return left
 `);
 

@@ -76,9 +76,15 @@ export class RedisStore implements Store {
   readonly #keys: RedisKeys;
   readonly #clock: Clock;
   readonly #retention: StoreRetention;
+  /**
+   * A single Redis node (not a cluster): a script may then also update the set of
+   * conversations with an inbox (another slot), saving the round trips of doing it apart.
+   */
+  readonly #singleNode: boolean;
 
   constructor(options: RedisStoreOptions) {
     this.#redis = options.redis;
+    this.#singleNode = !options.redis.isCluster;
     this.#keys = new RedisKeys(options.prefix);
     this.#clock = options.clock ?? systemClock;
     this.#retention = { ...DEFAULT_RETENTION, ...options.retention };
@@ -144,11 +150,24 @@ export class RedisStore implements Store {
     const json = `{"id":${JSON.stringify(item.id)},"sortKey":${item.sortKey},"payload":${payload}}`;
     const keys = this.#keys.conversation(conversationId);
     const now = this.#clock.now();
-    const reply = await scripts.enqueue.run(
-      this.#redis,
-      [keys.seen(item.id), keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq],
-      [now, now + dedupTtlMs, gcTtl(dedupTtlMs), item.id, item.sortKey, json],
-    );
+    const inboxKeys = [
+      keys.seen(item.id),
+      keys.inbox,
+      keys.inboxMembers,
+      keys.inboxItems,
+      keys.inboxSeq,
+    ];
+    const args = [now, now + dedupTtlMs, gcTtl(dedupTtlMs), item.id, item.sortKey, json];
+    if (this.#singleNode) {
+      // One round trip: the append and the set of conversations with an inbox together.
+      const reply = await scripts.enqueueIndexed.run(
+        this.#redis,
+        [...inboxKeys, this.#keys.inboxes],
+        [...args, conversationId],
+      );
+      return validateStored(keys.inbox, reply, flag) === 1;
+    }
+    const reply = await scripts.enqueue.run(this.#redis, inboxKeys, args);
     if (validateStored(keys.inbox, reply, flag) === 0) return false;
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
     await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
@@ -168,13 +187,23 @@ export class RedisStore implements Store {
   async ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const keys = this.#keys.conversation(conversationId);
+    const inboxKeys = [keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq];
+    if (this.#singleNode) {
+      // One round trip; the set is updated atomically with the inbox (see enqueue).
+      validateStored(
+        keys.inbox,
+        await scripts.ackInboxIndexed.run(
+          this.#redis,
+          [...inboxKeys, this.#keys.inboxes],
+          [conversationId, ...ids],
+        ),
+        aNumber,
+      );
+      return;
+    }
     const left = validateStored(
       keys.inbox,
-      await scripts.ackInbox.run(
-        this.#redis,
-        [keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq],
-        ids,
-      ),
+      await scripts.ackInbox.run(this.#redis, inboxKeys, ids),
       aNumber,
     );
     if (left > 0) return;

@@ -37,7 +37,68 @@ storeContractSuite('RedisStore', () => {
   });
 });
 
+/**
+ * The client, counting the commands the store sends through it; `cluster` makes it
+ * claim to be a cluster (the store then keeps every script in one slot).
+ */
+function counting(client: Redis, cluster = false): { client: Redis; calls: string[] } {
+  const calls: string[] = [];
+  const proxy = new Proxy(client, {
+    get(target, name, receiver) {
+      if (name === 'isCluster') return cluster;
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function' || typeof name !== 'string') return value;
+      return (...args: unknown[]): unknown => {
+        calls.push(name);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { client: proxy, calls };
+}
+
 describe('RedisStore', () => {
+  it('should list and unlist a conversation with its inbox in one round trip on a single node', async () => {
+    const prefix = `${root}indexed:`;
+    const { client, calls } = counting(redis);
+    const store = new RedisStore({ redis: client, prefix });
+    // Load the scripts first (a NOSCRIPT reply costs one more call, once).
+    await store.enqueue('c0', { id: 'm0', sortKey: 1, payload: 1 }, 60_000);
+    await store.ackInbox('c0', ['m0']);
+    calls.length = 0;
+    expect(await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 60_000)).toBe(true);
+    expect(calls).toEqual(['evalsha']);
+    expect(await store.conversationsWithInbox(10)).toEqual(['c1']);
+    expect(await store.enqueue('c1', { id: 'm2', sortKey: 2, payload: 2 }, 60_000)).toBe(true);
+    calls.length = 0;
+    await store.ackInbox('c1', ['m1']);
+    expect(calls).toEqual(['evalsha']);
+    expect(await store.conversationsWithInbox(10)).toEqual(['c1']);
+    calls.length = 0;
+    await store.ackInbox('c1', ['m2']);
+    expect(calls).toEqual(['evalsha']);
+    expect(await store.conversationsWithInbox(10)).toEqual([]);
+    // A duplicate is neither appended nor listed.
+    expect(await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 60_000)).toBe(false);
+    expect(await store.conversationsWithInbox(10)).toEqual([]);
+  });
+
+  it('should keep each script in one slot when the client is a cluster', async () => {
+    const prefix = `${root}cluster:`;
+    const { client, calls } = counting(redis, true);
+    const store = new RedisStore({ redis: client, prefix });
+    await store.enqueue('c0', { id: 'm0', sortKey: 1, payload: 1 }, 60_000);
+    await store.ackInbox('c0', ['m0']);
+    calls.length = 0;
+    expect(await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 60_000)).toBe(true);
+    expect(calls).toEqual(['evalsha', 'zadd']);
+    expect(await store.conversationsWithInbox(10)).toEqual(['c1']);
+    calls.length = 0;
+    await store.ackInbox('c1', ['m1']);
+    expect(calls).toEqual(['evalsha', 'zrem', 'zcard']);
+    expect(await store.conversationsWithInbox(10)).toEqual([]);
+  });
+
   it('should leave an injected client open on close', async () => {
     const store = new RedisStore({ redis, prefix: `${root}close:` });
     await store.close();
