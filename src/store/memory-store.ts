@@ -185,14 +185,15 @@ export class MemoryStore implements Store {
     );
   }
 
-  ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
+  ackInbox(conversationId: string, ids: readonly string[]): Promise<number> {
     return run(() => {
       const inbox = this.#inboxes.get(conversationId);
-      if (inbox === undefined) return;
+      if (inbox === undefined) return 0;
       const acked = new Set(ids);
       const rest = inbox.filter((e) => !acked.has(e.id));
       if (rest.length === 0) this.#inboxes.delete(conversationId);
       else this.#inboxes.set(conversationId, rest);
+      return rest.length;
     });
   }
 

@@ -184,13 +184,13 @@ export class RedisStore implements Store {
     });
   }
 
-  async ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
+  async ackInbox(conversationId: string, ids: readonly string[]): Promise<number | void> {
     if (ids.length === 0) return;
     const keys = this.#keys.conversation(conversationId);
     const inboxKeys = [keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq];
     if (this.#singleNode) {
       // One round trip; the set is updated atomically with the inbox (see enqueue).
-      validateStored(
+      return validateStored(
         keys.inbox,
         await scripts.ackInboxIndexed.run(
           this.#redis,
@@ -199,20 +199,19 @@ export class RedisStore implements Store {
         ),
         aNumber,
       );
-      return;
     }
     const left = validateStored(
       keys.inbox,
       await scripts.ackInbox.run(this.#redis, inboxKeys, ids),
       aNumber,
     );
-    if (left > 0) return;
+    if (left > 0) return left;
     // The inbox set is another slot, so it cannot be in the script. Remove, then look
     // again: an enqueue that slipped in between is put back (by us or by itself).
     await this.#redis.zrem(this.#keys.inboxes, conversationId);
-    if ((await this.#redis.zcard(keys.inbox)) > 0) {
-      await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
-    }
+    const now = await this.#redis.zcard(keys.inbox);
+    if (now > 0) await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
+    return now;
   }
 
   async conversationsWithInbox(limit: number): Promise<string[]> {

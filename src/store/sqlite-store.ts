@@ -185,9 +185,10 @@ export class SqliteStore implements Store {
     );
   }
 
-  ackInbox(conversationId: string, ids: readonly string[]): Promise<void> {
+  ackInbox(conversationId: string, ids: readonly string[]): Promise<number> {
     return this.#write(() => {
       for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
+      return Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
     }, MANY);
   }
 
@@ -385,6 +386,7 @@ const STATEMENTS = {
   deleteInboxItem: 'DELETE FROM inbox WHERE conversation_id = ? AND id = ?',
   peekInbox:
     'SELECT id, sort_key, json FROM inbox WHERE conversation_id = ? ORDER BY sort_key, seq LIMIT ?',
+  inboxLeft: 'SELECT COUNT(*) FROM inbox WHERE conversation_id = ?',
   inboxConversations:
     'SELECT conversation_id FROM inbox GROUP BY conversation_id ORDER BY MIN(seq) LIMIT ?',
   getValue: 'SELECT json, expires_at FROM kv WHERE key = ?',

@@ -152,8 +152,12 @@ export interface Store {
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean>;
   /** The first `limit` items of the inbox, in order, without removing them. */
   peekInbox(conversationId: string, limit: number): Promise<InboxItem[]>;
-  /** Removes the items with these ids from the inbox. */
-  ackInbox(conversationId: string, ids: readonly string[]): Promise<void>;
+  /**
+   * Removes the items with these ids from the inbox. Resolves with the number of items
+   * left in it right after (every built-in store does; a store may resolve with nothing,
+   * and the engine then looks with `peekInbox`).
+   */
+  ackInbox(conversationId: string, ids: readonly string[]): Promise<number | void>;
   /** Conversations whose inbox is not empty (for sweepers after a crash). */
   conversationsWithInbox(limit: number): Promise<string[]>;
   /** Marks a key as seen without an inbox (returns true when first seen). */

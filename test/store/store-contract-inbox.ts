@@ -68,12 +68,15 @@ export function inboxContract(ctx: ContractContext): void {
       }
       expect((await store().peekInbox('c1', 2)).map((i) => i.id)).toEqual(['m1', 'm2']);
       expect(await store().peekInbox('c1', 2)).toHaveLength(2);
-      await store().ackInbox('c1', ['m1', 'm3', 'unknown']);
+      // The ack tells how many items are left.
+      expect(await store().ackInbox('c1', ['m1', 'm3', 'unknown'])).toBe(2);
       expect(await store().peekInbox('c1', 10)).toEqual([
         { id: 'm2', sortKey: 2, payload: { i: 2 } },
         { id: 'm4', sortKey: 4, payload: { i: 4 } },
       ]);
-      await store().ackInbox('empty', ['x']);
+      expect(await store().ackInbox('c1', ['m2'])).toBe(1);
+      expect(await store().ackInbox('c1', ['m4'])).toBe(0);
+      expect(await store().ackInbox('empty', ['x'])).toBe(0);
       expect(await store().peekInbox('empty', 10)).toEqual([]);
     });
 
