@@ -14,6 +14,7 @@ import { ConversationProcessor } from './conversation-processor.js';
 import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
 import { HistoryCutoff } from './history-cutoff.js';
+import { InboxSweep } from './inbox-sweep.js';
 import { ConversationScheduler } from './scheduler.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
@@ -136,12 +137,15 @@ export function createBot(options: BotOptions): Bot {
   });
   let loop: NodeJS.Timeout | undefined;
 
-  const sweep = async (): Promise<void> => {
+  const inboxSweep = new InboxSweep();
+  /** Due timers, then inboxes left waiting (every one when `all`: at start-up). */
+  const sweep = async (all: boolean): Promise<void> => {
     await runDueTimers(deps);
-    for (const id of await store.conversationsWithInbox(1000)) scheduler.schedule(id);
+    const waiting = await store.conversationsWithInbox(1000);
+    for (const id of inboxSweep.pick(waiting, all)) scheduler.wake(id);
   };
   const tick = (): void => {
-    void scheduler.track(sweep()).catch((error: unknown) => {
+    void scheduler.track(sweep(false)).catch((error: unknown) => {
       // An outage is logged once by the guarded store; the next tick tries again.
       const level = error instanceof StoreUnavailableError ? 'debug' : 'error';
       logger[level]('timer/sweeper tick failed; will retry', { error: String(error) });
@@ -152,7 +156,7 @@ export function createBot(options: BotOptions): Bot {
     running = true;
     await deps.history.cutoff();
     // A store outage now is not fatal: the tick sweeps again until the store answers.
-    await scheduler.track(sweep()).catch((error: unknown) => {
+    await scheduler.track(sweep(true)).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) throw error;
     });
     const tickMs = options.tickMs ?? 1000;

@@ -48,6 +48,16 @@ export class ConversationScheduler {
     });
   }
 
+  /**
+   * Schedules a conversation unless it is queued or running here already (a sweep's
+   * wake-up: a running drain goes on while its inbox has items, and looks once more after
+   * its release, so marking it to run again would only repeat that look).
+   */
+  wake(conversationId: string): void {
+    if (this.#running.has(conversationId) || this.#queued.has(conversationId)) return;
+    this.schedule(conversationId);
+  }
+
   /** Counts a piece of work as in flight until it settles; returns it. */
   track<T>(work: Promise<T>): Promise<T> {
     this.#tracked++;
