@@ -210,7 +210,8 @@ export class RedisStore implements Store {
     // again: an enqueue that slipped in between is put back (by us or by itself).
     await this.#redis.zrem(this.#keys.inboxes, conversationId);
     const now = await this.#redis.zcard(keys.inbox);
-    if (now > 0) await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
+    if (now > 0)
+      await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
     return now;
   }
 
