@@ -73,3 +73,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
     durationSec: result.duration,
   };
 }
+
+/** The figures of several loads run side by side (one per target), with `acked` 2xx. */
+export function mergeLoads(loads: readonly LoadFigures[], acked: number): LoadFigures {
+  return {
+    requests: loads.reduce((s, l) => s + l.requests, 0),
+    requestsPerSec: loads.reduce((s, l) => s + l.requestsPerSec, 0),
+    p50: Math.max(...loads.map((l) => l.p50)),
+    p99: Math.max(...loads.map((l) => l.p99)),
+    ok2xx: acked,
+    non2xx: loads.reduce((s, l) => s + l.non2xx, 0),
+    errors: loads.reduce((s, l) => s + l.errors, 0),
+    durationSec: Math.max(...loads.map((l) => l.durationSec)),
+  };
+}

@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
-import { runLoad } from './http-load.js';
+import { mergeLoads, runLoad } from './http-load.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 import { startStubProcess } from './stub-process.js';
 import type { PipelineFigures } from './webhook-throughput.js';
@@ -303,16 +303,7 @@ async function oneRun(
     return {
       workers,
       figures: {
-        load: {
-          requests: loads.reduce((s, l) => s + l.requests, 0),
-          requestsPerSec: loads.reduce((s, l) => s + l.requestsPerSec, 0),
-          p50: Math.max(...loads.map((l) => l.p50)),
-          p99: Math.max(...loads.map((l) => l.p99)),
-          ok2xx: ackedCount,
-          non2xx: loads.reduce((s, l) => s + l.non2xx, 0),
-          errors: loads.reduce((s, l) => s + l.errors, 0),
-          durationSec: Math.max(...loads.map((l) => l.durationSec)),
-        },
+        load: mergeLoads(loads, ackedCount),
         endToEndPerSec: processed / wallSec,
         drainSec: (end - loadEnd) / 1000,
       },

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
-import { runLoad, type LoadFigures } from './http-load.js';
+import { mergeLoads, runLoad, type LoadFigures } from './http-load.js';
 import { scaleOut, type ScaleFigures } from './scale-out.js';
 import { spawnTarget, type Target } from './spawn-target.js';
 
@@ -58,16 +58,7 @@ export async function pipeline(
   while ((await done()) < acked && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   const processed = Math.min(acked, await done());
   const total = (Date.now() - started) / 1000;
-  const merged: LoadFigures = {
-    requests: loads.reduce((s, l) => s + l.requests, 0),
-    requestsPerSec: loads.reduce((s, l) => s + l.requestsPerSec, 0),
-    p50: Math.max(...loads.map((l) => l.p50)),
-    p99: Math.max(...loads.map((l) => l.p99)),
-    ok2xx: acked,
-    non2xx: loads.reduce((s, l) => s + l.non2xx, 0),
-    errors: loads.reduce((s, l) => s + l.errors, 0),
-    durationSec: Math.max(...loads.map((l) => l.durationSec)),
-  };
+  const merged = mergeLoads(loads, acked);
   return {
     load: merged,
     endToEndPerSec: processed / total,
