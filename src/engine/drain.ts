@@ -18,7 +18,8 @@ export const HEARTBEAT_MS = LEASE_MS / 3;
  * Drains a conversation's inbox in order under its lease (`conv:<id>`): wait for a turn
  * of the optional {@link TurnGate}, peek one item, process it, ack it (the ack says how
  * many are left: none ends the loop without another peek); release; then look again (an
- * item enqueued while releasing is not lost). Another process holding the lease means "not now": the sweeper comes back.
+ * item enqueued while releasing is not lost). Another process holding the lease means
+ * "not now": the sweeper comes back.
  * The lease is renewed by a heartbeat and, in clock time, before an item when a third of
  * it has passed; losing it (another token) stops the drain (writes are fenced anyway).
  */
