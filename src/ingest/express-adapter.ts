@@ -25,8 +25,15 @@ export function expressCallbackRouter(
         body: Buffer.isBuffer(body) ? body : Buffer.alloc(0),
         headers: req.headers,
       });
-      if (result.headers !== undefined) res.set(result.headers);
-      res.status(result.status).json(result.body);
+      // Written directly: the acknowledgement is the hot path, and express's `res.json`
+      // (ETag hashing, content-type negotiation) adds nothing to a small JSON envelope.
+      const json = JSON.stringify(result.body);
+      res.writeHead(result.status, {
+        ...result.headers,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(json),
+      });
+      res.end(json);
     },
   );
   router.all('/', (req: Request, res: Response) => {

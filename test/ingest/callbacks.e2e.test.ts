@@ -61,6 +61,17 @@ describe('callback router', () => {
     expect(h.sentTo(ADA)).toContain('text:echo: signed');
   });
 
+  it('should answer with a JSON envelope its length and type name', async () => {
+    const body = receivedBody('headers');
+    const res = await fetch(url, { method: 'POST', body, headers: signed(body) });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toEqual({ received: 1 });
+    await h.bot.idle();
+  });
+
   it('should reject a forged signature with 401 invalid_signature', async () => {
     const body = receivedBody('forged');
     const ts = Math.floor(h.clock.now() / 1000);
