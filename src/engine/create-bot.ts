@@ -109,13 +109,9 @@ export function createBot(options: BotOptions): Bot {
     },
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
+  const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS);
   const scheduler = new ConversationScheduler(
-    createDrain(
-      deps,
-      processor,
-      options.workerId ?? workerId(),
-      new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS),
-    ),
+    createDrain(deps, processor, options.workerId ?? workerId(), gate),
     options.concurrency ?? 16,
     logger,
   );
@@ -225,6 +221,7 @@ export function createBot(options: BotOptions): Bot {
           },
         });
       }
+      gate.press();
       return scheduler.track(handleCallback(request));
     },
     startPolling(pollingOptions) {

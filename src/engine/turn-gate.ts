@@ -6,6 +6,9 @@ import { performance } from 'node:perf_hooks';
  * slice lasts; the rest wait for a later turn. Between two turns the poll phase answers
  * every pending request first, so callbacks are acknowledged promptly under load while
  * the engine works off the backlog (and runs back to back when nothing else is waiting).
+ * Ingress {@link press}es the gate: a turn after requests came in admits only `perTurn`
+ * items, without the time slice, so a burst of callbacks is acknowledged first (the
+ * inbox is durable) and the engine takes the whole turn again once the burst is over.
  * @example
  * const gate = new TurnGate(1, 2);
  * await gate.enter(); // then process one inbox item
@@ -17,6 +20,7 @@ export class TurnGate {
   #sliceEnd = 0;
   #waiters: Array<() => void> = [];
   #turn: NodeJS.Immediate | undefined;
+  #pressed = false;
 
   constructor(perTurn: number, sliceMs: number) {
     this.#perTurn = Math.max(1, perTurn);
@@ -34,11 +38,18 @@ export class TurnGate {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Tells the gate that a request came in: this turn's slice ends, the next has none. */
+  press(): void {
+    this.#pressed = true;
+    this.#sliceEnd = 0;
+  }
+
   #scheduleTurn(): void {
     if (this.#turn !== undefined) return;
     this.#turn = setImmediate(() => {
       this.#turn = undefined;
-      this.#sliceEnd = performance.now() + this.#sliceMs;
+      this.#sliceEnd = this.#pressed ? 0 : performance.now() + this.#sliceMs;
+      this.#pressed = false;
       const admitted = this.#waiters.splice(0, this.#perTurn);
       this.#used = admitted.length;
       if (this.#waiters.length > 0) this.#scheduleTurn();

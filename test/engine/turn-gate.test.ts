@@ -20,4 +20,45 @@ describe('TurnGate', () => {
     await Promise.all(Array.from({ length: 7 }, (_, i) => gate.enter().then(() => done.push(i))));
     expect(done).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
+
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+
+  it("should start late comers at once within a turn's time slice", async () => {
+    const gate = new TurnGate(1, 60_000);
+    await gate.enter();
+    await turn(); // the turn opens a slice
+    let started = 0;
+    for (let i = 0; i < 3; i++) void gate.enter().then(() => started++);
+    await settle();
+    expect(started).toBe(3);
+  });
+
+  it('should end the slice on a press and give the next turn none: one item per turn', async () => {
+    const gate = new TurnGate(1, 60_000);
+    await gate.enter();
+    await turn(); // a slice is open
+    gate.press(); // a request came in: the slice ends now
+    let started = 0;
+    for (let i = 0; i < 3; i++) void gate.enter().then(() => started++);
+    await settle();
+    expect(started).toBe(1); // this turn's own allowance only
+    await turn(); // pressed: admits perTurn (1), opens no slice
+    await settle();
+    expect(started).toBe(2);
+    void gate.enter().then(() => started++);
+    await settle();
+    expect(started).toBe(2);
+    await turn(); // not pressed again: one admitted, and a slice for late comers
+    await settle();
+    expect(started).toBe(3);
+    void gate.enter().then(() => started++);
+    await settle();
+    expect(started).toBe(4);
+    await turn();
+    await settle();
+    expect(started).toBe(5);
+  });
 });
