@@ -166,8 +166,8 @@ export class SqliteStore implements Store {
       if (!this.#markSeen(inboxSeenKey(conversationId, item.id), now, now + dedupTtlMs)) {
         return false;
       }
-      // An id still in the inbox (its dedup expired) is moved, not duplicated.
-      this.#sql.deleteInboxItem.run(conversationId, item.id);
+      // An id still in the inbox (its dedup expired) is moved (REPLACE: a new seq), not
+      // duplicated.
       this.#sql.insertInboxItem.run(conversationId, item.id, item.sortKey, json);
       return true;
     }, MANY);
@@ -334,11 +334,9 @@ export class SqliteStore implements Store {
     return parseStored(what, String(row[0]), storedSendSchema);
   }
 
+  /** One statement: inserts the key, or renews it when expired; false when it is live. */
   #markSeen(key: string, now: number, expiresAt: number): boolean {
-    const row = this.#row('getSeen', key);
-    if (row !== undefined && Number(row[0]) > now) return false;
-    this.#sql.putSeen.run(key, expiresAt);
-    return true;
+    return this.#sql.markSeen.run(key, expiresAt, now).changes > 0;
   }
 
   /**
@@ -380,9 +378,10 @@ const STATEMENTS = {
   putDoc:
     'INSERT OR REPLACE INTO conversations (id, json, version, expires_at) VALUES (?, ?, ?, ?)',
   deleteDoc: 'DELETE FROM conversations WHERE id = ?',
-  getSeen: 'SELECT expires_at FROM seen WHERE key = ?',
-  putSeen: 'INSERT OR REPLACE INTO seen (key, expires_at) VALUES (?, ?)',
-  insertInboxItem: 'INSERT INTO inbox (conversation_id, id, sort_key, json) VALUES (?, ?, ?, ?)',
+  markSeen:
+    'INSERT INTO seen (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE seen.expires_at <= ?3',
+  insertInboxItem:
+    'INSERT OR REPLACE INTO inbox (conversation_id, id, sort_key, json) VALUES (?, ?, ?, ?)',
   deleteInboxItem: 'DELETE FROM inbox WHERE conversation_id = ? AND id = ?',
   peekInbox:
     'SELECT id, sort_key, json FROM inbox WHERE conversation_id = ? ORDER BY sort_key, seq LIMIT ?',
