@@ -136,7 +136,11 @@ const STORE_METHODS = [
 ] as const satisfies readonly (keyof Store)[];
 
 /** Methods a store may leave out; the guarded store has them only when the inner one does. */
-const OPTIONAL_METHODS = ['getConversationIfChanged'] as const satisfies readonly (keyof Store)[];
+const OPTIONAL_METHODS = [
+  'getConversationIfChanged',
+  'acquireConversation',
+  'releaseConversation',
+] as const satisfies readonly (keyof Store)[];
 
 /** Errors that are answers, not outages: retrying would give the same. */
 function isDecision(error: unknown): boolean {

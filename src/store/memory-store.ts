@@ -178,11 +178,7 @@ export class MemoryStore implements Store {
   }
 
   peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
-    return run(() =>
-      (this.#inboxes.get(conversationId) ?? [])
-        .slice(0, Math.max(0, limit))
-        .map((e) => ({ id: e.id, sortKey: e.sortKey, payload: fromJson(e.json) })),
-    );
+    return run(() => this.#peek(conversationId, limit));
   }
 
   ackInbox(conversationId: string, ids: readonly string[]): Promise<number> {
@@ -311,31 +307,60 @@ export class MemoryStore implements Store {
     ttlMs: number,
     now: number,
   ): Promise<Lease | undefined> {
-    return run(() => {
-      const stored = this.#leases.get(name);
-      const current = typeof stored === 'number' ? undefined : stored;
-      if (current !== undefined && current.expiresAt > now && current.owner !== owner) {
-        return undefined;
-      }
-      // The same owner renews and keeps its token while nobody else took the lease.
-      const last = typeof stored === 'number' ? stored : (current?.token ?? 0);
-      const token = current?.owner === owner ? current.token : nextLeaseToken(last, now);
-      const lease = { owner, token, expiresAt: now + ttlMs };
-      this.#leases.set(stored === undefined ? compactString(name) : name, lease);
-      if (++this.#leaseWrites >= Math.max(1024, this.#leases.size)) this.#sweepLeases(now);
-      return { name, ...lease };
-    });
+    return run(() => this.#acquire(name, owner, ttlMs, now));
   }
 
   releaseLease(name: string, owner: string): Promise<void> {
+    return run(() => this.#release(name, owner));
+  }
+
+  acquireConversation(
+    conversationId: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> {
     return run(() => {
-      const current = this.#lease(name);
-      if (current?.owner === owner) this.#leases.set(name, current.token);
+      const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
+      return lease === undefined ? undefined : { lease, first: this.#peek(conversationId, 1)[0] };
+    });
+  }
+
+  releaseConversation(conversationId: string, owner: string): Promise<number> {
+    return run(() => {
+      this.#release(`conv:${conversationId}`, owner);
+      return this.#inboxes.get(conversationId)?.length ?? 0;
     });
   }
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+
+  #peek(conversationId: string, limit: number): InboxItem[] {
+    return (this.#inboxes.get(conversationId) ?? [])
+      .slice(0, Math.max(0, limit))
+      .map((e) => ({ id: e.id, sortKey: e.sortKey, payload: fromJson(e.json) }));
+  }
+
+  #acquire(name: string, owner: string, ttlMs: number, now: number): Lease | undefined {
+    const stored = this.#leases.get(name);
+    const current = typeof stored === 'number' ? undefined : stored;
+    if (current !== undefined && current.expiresAt > now && current.owner !== owner) {
+      return undefined;
+    }
+    // The same owner renews and keeps its token while nobody else took the lease.
+    const last = typeof stored === 'number' ? stored : (current?.token ?? 0);
+    const token = current?.owner === owner ? current.token : nextLeaseToken(last, now);
+    const lease = { owner, token, expiresAt: now + ttlMs };
+    this.#leases.set(stored === undefined ? compactString(name) : name, lease);
+    if (++this.#leaseWrites >= Math.max(1024, this.#leases.size)) this.#sweepLeases(now);
+    return { name, ...lease };
+  }
+
+  #release(name: string, owner: string): void {
+    const current = this.#lease(name);
+    if (current?.owner === owner) this.#leases.set(name, current.token);
   }
 
   #getSend(id: string): SendRecord | undefined {

@@ -182,15 +182,8 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 return 1
 `);
 
-/**
- * Takes or renews a lease. The token only grows: a new one is max(last + 1, now), so it
- * stays above every earlier token also after the hash expired (kept for a grace after
- * the lease's expiry, then garbage-collected).
- * KEYS[1] lease hash (owner, token, exp). ARGV[1] owner; ARGV[2] now; ARGV[3] expiry;
- * ARGV[4] real TTL in ms (expiry - now + grace).
- * Returns the token, or nil when another owner holds an unexpired lease.
- */
-export const acquireLease = new RedisScript(`
+/** The body of {@link acquireLease} without its answer: leaves `token` set, or returns nil. */
+const acquireLua = `
 local cur = redis.call('HMGET', KEYS[1], 'owner', 'token', 'exp')
 local owner = cur[1] or ''
 local token = tonumber(cur[2] or '0')
@@ -204,17 +197,50 @@ if owner ~= ARGV[1] then
 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'exp', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return token
+`;
+
+/**
+ * Takes or renews a lease. The token only grows: a new one is max(last + 1, now), so it
+ * stays above every earlier token also after the hash expired (kept for a grace after
+ * the lease's expiry, then garbage-collected).
+ * KEYS[1] lease hash (owner, token, exp). ARGV[1] owner; ARGV[2] now; ARGV[3] expiry;
+ * ARGV[4] real TTL in ms (expiry - now + grace).
+ * Returns the token, or nil when another owner holds an unexpired lease.
+ */
+export const acquireLease = new RedisScript(`${acquireLua}return token
 `);
+
+/** The body of {@link releaseLease} without its answer. */
+const releaseLua = `
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'owner', '', 'exp', '0')
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+`;
 
 /**
  * Releases a lease held by ARGV[1] (keeps the token for the grace). KEYS[1] lease hash;
  * ARGV[2] grace in ms.
  */
-export const releaseLease = new RedisScript(`
-if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
-  redis.call('HSET', KEYS[1], 'owner', '', 'exp', '0')
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 1
+export const releaseLease = new RedisScript(`${releaseLua}return 1
+`);
+
+/**
+ * {@link acquireLease} of a conversation's lease, then its first inbox item, in one
+ * script. KEYS[1] the lease hash; KEYS[2] the inbox zset; KEYS[3] its member -> JSON
+ * hash (one slot). ARGV as {@link acquireLease}. Returns nil when another owner holds
+ * the lease, else { token, first item JSON or nil }.
+ */
+export const acquireConversation =
+  new RedisScript(`${acquireLua}local first = redis.call('ZRANGE', KEYS[2], 0, 0)
+if #first == 0 then return { token } end
+return { token, redis.call('HGET', KEYS[3], first[1]) }
+`);
+
+/**
+ * {@link releaseLease} of a conversation's lease, then the size of its inbox, in one
+ * script. KEYS[1] the lease hash; KEYS[2] the inbox zset (one slot). ARGV as
+ * {@link releaseLease}. Returns the number of items in the inbox.
+ */
+export const releaseConversation = new RedisScript(`${releaseLua}return redis.call('ZCARD', KEYS[2])
 `);

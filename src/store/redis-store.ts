@@ -58,6 +58,14 @@ const aString = z.string();
 const aNumber = z.number();
 const leaseTokenReply = z.number().int().positive().nullable();
 const nullableStrings = z.array(z.string().nullable());
+/** nil (held by another owner), or the token and the first item's JSON (absent: empty inbox). */
+const acquiredConversationReply = z
+  .union([
+    z.tuple([z.number().int().positive()]),
+    z.tuple([z.number().int().positive(), z.string().nullable()]),
+  ])
+  .nullable();
+const inboxCountReply = z.number().int().nonnegative();
 
 /**
  * A {@link Store} in Redis, shared by every worker. Multi-key and read-modify-write
@@ -371,6 +379,42 @@ export class RedisStore implements Store {
 
   async releaseLease(name: string, owner: string): Promise<void> {
     await scripts.releaseLease.run(this.#redis, [this.#keys.lease(name)], [owner, LEASE_GRACE_MS]);
+  }
+
+  /** The lease and the first inbox item in one script (the keys share the conversation's slot). */
+  async acquireConversation(
+    conversationId: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> {
+    if (owner === '') throw new RangeError('A lease owner must not be empty');
+    const keys = this.#keys.conversation(conversationId);
+    const expiresAt = now + ttlMs;
+    const reply = await scripts.acquireConversation.run(
+      this.#redis,
+      [keys.lease, keys.inbox, keys.inboxItems],
+      [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
+    );
+    const taken = validateStored(keys.lease, reply, acquiredConversationReply);
+    if (taken === null) return undefined;
+    const [token, first] = taken;
+    const lease = { name: `conv:${conversationId}`, owner, token, expiresAt };
+    if (taken.length === 1) return { lease, first: undefined };
+    if (first === null || first === undefined)
+      throw new StoreDataError(keys.inboxItems, 'an inbox entry has no item');
+    return { lease, first: parseStored(keys.inboxItems, first, storedInboxItemSchema) };
+  }
+
+  /** Releases the lease and counts the inbox in one script. */
+  async releaseConversation(conversationId: string, owner: string): Promise<number> {
+    const keys = this.#keys.conversation(conversationId);
+    const reply = await scripts.releaseConversation.run(
+      this.#redis,
+      [keys.lease, keys.inbox],
+      [owner, LEASE_GRACE_MS],
+    );
+    return validateStored(keys.inbox, reply, inboxCountReply);
   }
 
   /** Nothing to close: the Redis client is the caller's. */

@@ -174,15 +174,17 @@ export class SqliteStore implements Store {
   }
 
   peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
-    return run(() =>
-      limit <= 0
-        ? []
-        : (this.#sql.peekInbox.all(conversationId, limit) as Row[]).map((row) => ({
-            id: String(row[0]),
-            sortKey: Number(row[1]),
-            payload: fromJson(String(row[2])),
-          })),
-    );
+    return run(() => this.#peek(conversationId, limit));
+  }
+
+  #peek(conversationId: string, limit: number): InboxItem[] {
+    return limit <= 0
+      ? []
+      : (this.#sql.peekInbox.all(conversationId, limit) as Row[]).map((row) => ({
+          id: String(row[0]),
+          sortKey: Number(row[1]),
+          payload: fromJson(String(row[2])),
+        }));
   }
 
   ackInbox(conversationId: string, ids: readonly string[]): Promise<number> {
@@ -287,27 +289,48 @@ export class SqliteStore implements Store {
     ttlMs: number,
     now: number,
   ): Promise<Lease | undefined> {
-    return this.#write(() => {
-      if (owner === '') throw new RangeError('A lease owner must not be empty');
-      const current = this.#row('getLease', name);
-      if (
-        current !== undefined &&
-        current[0] !== '' &&
-        current[0] !== owner &&
-        Number(current[2]) > now
-      ) {
-        return undefined;
-      }
-      const last = current === undefined ? 0 : Number(current[1]);
-      const token = current?.[0] === owner ? last : nextLeaseToken(last, now);
-      const expiresAt = now + ttlMs;
-      this.#sql.putLease.run(name, owner, token, expiresAt);
-      return { name, owner, token, expiresAt };
-    });
+    return this.#write(() => this.#acquire(name, owner, ttlMs, now));
   }
 
   releaseLease(name: string, owner: string): Promise<void> {
     return this.#write((now) => void this.#sql.releaseLease.run(now, name, owner));
+  }
+
+  acquireConversation(
+    conversationId: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> {
+    return this.#write(() => {
+      const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
+      return lease === undefined ? undefined : { lease, first: this.#peek(conversationId, 1)[0] };
+    });
+  }
+
+  releaseConversation(conversationId: string, owner: string): Promise<number> {
+    return this.#write((now) => {
+      this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
+      return Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
+    });
+  }
+
+  #acquire(name: string, owner: string, ttlMs: number, now: number): Lease | undefined {
+    if (owner === '') throw new RangeError('A lease owner must not be empty');
+    const current = this.#row('getLease', name);
+    if (
+      current !== undefined &&
+      current[0] !== '' &&
+      current[0] !== owner &&
+      Number(current[2]) > now
+    ) {
+      return undefined;
+    }
+    const last = current === undefined ? 0 : Number(current[1]);
+    const token = current?.[0] === owner ? last : nextLeaseToken(last, now);
+    const expiresAt = now + ttlMs;
+    this.#sql.putLease.run(name, owner, token, expiresAt);
+    return { name, owner, token, expiresAt };
   }
 
   /** Closes the file (and releases it for another process). Idempotent. */

@@ -199,6 +199,23 @@ export interface Store {
    */
   acquireLease(name: string, owner: string, ttlMs: number, now: number): Promise<Lease | undefined>;
   releaseLease(name: string, owner: string): Promise<void>;
+  /**
+   * Optional: takes the lease `conv:<conversationId>` as {@link acquireLease} does and,
+   * when taken, reads the first item of the conversation's inbox as `peekInbox(id, 1)`,
+   * in one call (one round trip to a remote store). A store without it is asked both.
+   */
+  acquireConversation?(
+    conversationId: string,
+    owner: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<{ readonly lease: Lease; readonly first: InboxItem | undefined } | undefined>;
+  /**
+   * Optional: releases the lease `conv:<conversationId>` as {@link releaseLease} does and
+   * answers how many items the conversation's inbox holds right after, in one call. A
+   * store without it is asked `releaseLease` and then `peekInbox`.
+   */
+  releaseConversation?(conversationId: string, owner: string): Promise<number>;
 
   /** Closes connections owned by the store (not an injected client). */
   close(): Promise<void>;

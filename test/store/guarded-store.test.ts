@@ -99,16 +99,24 @@ describe('guardStore', () => {
     expect(guarded.healthy).toBe(true);
     await guarded.putConversation('c1', { a: 1 }, 0);
     expect(await guarded.getConversationIfChanged?.('c1', 1)).toBe('unchanged');
-    // A store without the optional read: the guarded one has none either.
-    const { getConversationIfChanged: _left, ...plain } = Object.fromEntries(
+    const taken = await guarded.acquireConversation?.('c1', 'w1', 1000, Date.now());
+    expect(taken?.lease.name).toBe('conv:c1');
+    expect(await guarded.releaseConversation?.('c1', 'w1')).toBe(0);
+    // A store without the optional calls: the guarded one has none either.
+    const {
+      getConversationIfChanged: _left,
+      acquireConversation: _acquire,
+      releaseConversation: _release,
+      ...plain
+    } = Object.fromEntries(
       Object.getOwnPropertyNames(MemoryStore.prototype).map((k) => [
         k,
         (...a: unknown[]) =>
           (Reflect.get(inner, k) as (...x: unknown[]) => unknown).apply(inner, a),
       ]),
     );
-    expect('getConversationIfChanged' in guardStore(plain as unknown as Store, { logger })).toBe(
-      false,
-    );
+    const guardedPlain = guardStore(plain as unknown as Store, { logger });
+    for (const name of ['getConversationIfChanged', 'acquireConversation', 'releaseConversation'])
+      expect(name in guardedPlain).toBe(false);
   });
 });

@@ -124,6 +124,56 @@ export function recordContract(ctx: ContractContext): void {
       await store().releaseLease('never', 'w1');
     });
 
+    it('should take a conversation lease with its first inbox item, as acquireLease + peekInbox do', async () => {
+      const s = store();
+      expect(typeof s.acquireConversation).toBe('function'); // every built-in store has it
+      if (s.acquireConversation === undefined) return;
+      const now = clock().now();
+      await s.enqueue('c1', { id: 'b', sortKey: 2, payload: { n: 2 } }, 60_000);
+      await s.enqueue('c1', { id: 'a', sortKey: 1, payload: { n: 1 } }, 60_000);
+      const taken = await s.acquireConversation('c1', 'w1', 1000, now);
+      expect(taken).toEqual({
+        lease: { name: 'conv:c1', owner: 'w1', token: taken!.lease.token, expiresAt: now + 1000 },
+        first: { id: 'a', sortKey: 1, payload: { n: 1 } },
+      });
+      // It is the lease `conv:c1`: acquireLease sees it held, and it fences writes.
+      expect(await s.acquireLease('conv:c1', 'w2', 1000, now + 999)).toBeUndefined();
+      expect(await s.acquireConversation('c1', 'w2', 1000, now + 999)).toBeUndefined();
+      expect(await s.putConversation('c1', { v: 1 }, 0, taken!.lease.token)).toEqual({
+        status: 'ok',
+        version: 1,
+      });
+      // The same owner renews with the same token; the item is still there (a peek).
+      const again = await s.acquireConversation('c1', 'w1', 1000, now + 500);
+      expect(again?.lease.token).toBe(taken!.lease.token);
+      expect(again?.first?.id).toBe('a');
+      // An empty inbox: the lease, and no item.
+      const other = await s.acquireConversation('c2', 'w1', 1000, now);
+      expect(other?.first).toBeUndefined();
+      expect(other?.lease.name).toBe('conv:c2');
+    });
+
+    it('should release a conversation lease and count its inbox, only for the owner', async () => {
+      const s = store();
+      expect(typeof s.releaseConversation).toBe('function');
+      if (s.acquireConversation === undefined || s.releaseConversation === undefined) return;
+      const now = clock().now();
+      await s.enqueue('c1', { id: 'a', sortKey: 1, payload: 1 }, 60_000);
+      await s.enqueue('c1', { id: 'b', sortKey: 2, payload: 2 }, 60_000);
+      const first = await s.acquireConversation('c1', 'w1', 60_000, now);
+      // Not the owner: nothing released, the count still answered.
+      expect(await s.releaseConversation('c1', 'w2')).toBe(2);
+      expect(await s.acquireConversation('c1', 'w2', 60_000, now)).toBeUndefined();
+      await s.ackInbox('c1', ['a']);
+      expect(await s.releaseConversation('c1', 'w1')).toBe(1);
+      const second = await s.acquireConversation('c1', 'w2', 60_000, now);
+      expect(second!.lease.token).toBeGreaterThan(first!.lease.token);
+      expect(second!.first?.id).toBe('b');
+      await s.ackInbox('c1', ['b']);
+      expect(await s.releaseConversation('c1', 'w2')).toBe(0);
+      expect(await s.releaseConversation('never', 'w1')).toBe(0);
+    });
+
     it('should grant a lease to exactly one of many concurrent owners', async () => {
       const now = clock().now();
       const leases = await Promise.all(
