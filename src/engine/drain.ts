@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../store/guarded-store.js';
-import type { Lease } from '../store/store.js';
+import type { InboxItem, Lease } from '../store/store.js';
 import { ConversationConflictError, type ConversationProcessor } from './conversation-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { Drain } from './scheduler.js';
@@ -16,10 +16,12 @@ export const HEARTBEAT_MS = LEASE_MS / 3;
 
 /**
  * Drains a conversation's inbox in order under its lease (`conv:<id>`): wait for a turn
- * of the optional {@link TurnGate}, peek one item, process it, ack it (the ack says how
- * many are left: none ends the loop without another peek); release; then look again (an
- * item enqueued while releasing is not lost). Another process holding the lease means
- * "not now": the sweeper comes back.
+ * of the optional {@link TurnGate}, take the lease together with the first item (one call
+ * where the store has `acquireConversation`), process it, ack it (the ack says how many
+ * are left: none ends the loop without another peek), and for each further item wait for
+ * a turn and peek; release, learning how many items wait (one call where the store has
+ * `releaseConversation`), and go again when some do (an item enqueued while releasing is
+ * not lost). Another process holding the lease means "not now": the sweeper comes back.
  * The lease is renewed by a heartbeat and, in clock time, before an item when a third of
  * it has passed; losing it (another token) stops the drain (writes are fenced anyway).
  */
@@ -32,57 +34,101 @@ export function createDrain(
   const leaseName = (id: string): string => `conv:${id}`;
   const acquire = (conversationId: string): Promise<Lease | undefined> =>
     deps.store.acquireLease(leaseName(conversationId), owner, LEASE_MS, deps.clock.now());
+  const peekFirst = async (conversationId: string): Promise<InboxItem | undefined> =>
+    (await deps.store.peekInbox(conversationId, 1))[0];
+  const take = async (
+    conversationId: string,
+  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> => {
+    if (deps.store.acquireConversation !== undefined)
+      return deps.store.acquireConversation(conversationId, owner, LEASE_MS, deps.clock.now());
+    const lease = await acquire(conversationId);
+    return lease === undefined ? undefined : { lease, first: await peekFirst(conversationId) };
+  };
+  /** Releases the lease, errors swallowed: a release that fails leaves it to expire (LEASE_MS). */
+  const releaseOnly = (conversationId: string): Promise<void> =>
+    deps.store.releaseLease(leaseName(conversationId), owner).catch(() => undefined);
+  /** Releases the lease; resolves with the number of items waiting (at least whether any). */
+  const release = async (conversationId: string): Promise<number> => {
+    const waiting =
+      deps.store.releaseConversation === undefined
+        ? undefined
+        : await deps.store.releaseConversation(conversationId, owner).catch(() => undefined);
+    if (waiting !== undefined) return waiting;
+    if (deps.store.releaseConversation === undefined) await releaseOnly(conversationId);
+    return (await peekFirst(conversationId)) === undefined ? 0 : 1;
+  };
+  /**
+   * Processes items from `first` on while the lease holds. True when the inbox was found
+   * empty (look again after the release); false when the drain must stop here.
+   */
+  const processItems = async (
+    conversationId: string,
+    first: InboxItem | undefined,
+    lease: Lease,
+    held: HeldLease,
+  ): Promise<boolean> => {
+    let item = first;
+    while (item !== undefined) {
+      try {
+        await processor.process(conversationId, item, lease.token);
+      } catch (error) {
+        if (error instanceof ConversationConflictError) {
+          deps.logger.warn(error.message, { conversationId });
+          return false;
+        }
+        if (error instanceof StoreUnavailableError) {
+          // Kept in the inbox; the sweeper retries once the store answers (the outage
+          // itself is logged once, by the guarded store).
+          deps.logger.debug('store unavailable; the event will be retried', {
+            conversationId,
+            itemId: item.id,
+          });
+          return false;
+        }
+        // An unexpected failure: report it and drop the item so it cannot block the
+        // conversation forever (the error event carries it for operators).
+        deps.logger.error('processing an event failed; event dropped', {
+          conversationId,
+          itemId: item.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        deps.emit('error', { conversationId, error });
+      }
+      const left = await deps.store.ackInbox(conversationId, [item.id]);
+      if (!(await held.stillOurs(deps.clock.now()))) return false;
+      // Known empty: no peek; anything enqueued from now on is found after the release.
+      if (left === 0) return true;
+      // Each item waits for its turn, so acknowledgements are not kept waiting.
+      if (gate !== undefined) await gate.enter();
+      item = await peekFirst(conversationId);
+    }
+    return true;
+  };
   return async (conversationId) => {
     for (;;) {
-      const lease = await acquire(conversationId);
-      if (lease === undefined) {
+      if (gate !== undefined) await gate.enter();
+      let taken: Awaited<ReturnType<typeof take>>;
+      try {
+        taken = await take(conversationId);
+      } catch (error) {
+        // The lease may have been taken before the item could be read (a data error).
+        await releaseOnly(conversationId);
+        throw error;
+      }
+      if (taken === undefined) {
         deps.logger.debug('conversation is leased elsewhere; leaving it', { conversationId });
         return;
       }
-      const held = new HeldLease(lease, () => acquire(conversationId));
+      const held = new HeldLease(taken.lease, () => acquire(conversationId));
+      let emptied = false;
       try {
-        for (;;) {
-          // Each item waits for its turn, so acknowledgements are not kept waiting.
-          if (gate !== undefined) await gate.enter();
-          const [item] = await deps.store.peekInbox(conversationId, 1);
-          if (item === undefined) break;
-          try {
-            await processor.process(conversationId, item, lease.token);
-          } catch (error) {
-            if (error instanceof ConversationConflictError) {
-              deps.logger.warn(error.message, { conversationId });
-              return;
-            }
-            if (error instanceof StoreUnavailableError) {
-              // Kept in the inbox; the sweeper retries once the store answers (the outage
-              // itself is logged once, by the guarded store).
-              deps.logger.debug('store unavailable; the event will be retried', {
-                conversationId,
-                itemId: item.id,
-              });
-              return;
-            }
-            // An unexpected failure: report it and drop the item so it cannot block the
-            // conversation forever (the error event carries it for operators).
-            deps.logger.error('processing an event failed; event dropped', {
-              conversationId,
-              itemId: item.id,
-              error: error instanceof Error ? error.message : String(error),
-            });
-            deps.emit('error', { conversationId, error });
-          }
-          const left = await deps.store.ackInbox(conversationId, [item.id]);
-          if (!(await held.stillOurs(deps.clock.now()))) return;
-          // Known empty: no peek; anything enqueued from now on is found after the release.
-          if (left === 0) break;
-        }
+        emptied = await processItems(conversationId, taken.first, taken.lease, held);
       } finally {
         await held.stop();
-        // A release that fails leaves the lease to expire (LEASE_MS): nothing is lost.
-        await deps.store.releaseLease(leaseName(conversationId), owner).catch(() => undefined);
+        if (!emptied) await releaseOnly(conversationId);
       }
-      const more = await deps.store.peekInbox(conversationId, 1);
-      if (more.length === 0) return;
+      if (!emptied) return;
+      if ((await release(conversationId)) === 0) return;
     }
   };
 }

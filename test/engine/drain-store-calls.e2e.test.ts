@@ -41,40 +41,105 @@ function message(n: number): IngestEvent {
   };
 }
 
-/** A memory store counting calls; `voidAck` makes its ack resolve with nothing. */
-function counting(voidAck: boolean): { store: Store; calls: Map<string, number> } {
+/**
+ * A memory store counting calls; `voidAck` makes its ack resolve with nothing, `plain`
+ * hides its combined lease calls (`acquireConversation`, `releaseConversation`).
+ */
+function counting(options: { voidAck?: boolean; plain?: boolean } = {}): {
+  store: Store;
+  calls: Map<string, number>;
+} {
   const inner = new MemoryStore({ clock: new ManualClock(START) });
   const calls = new Map<string, number>();
+  const hidden = new Set(
+    options.plain === true ? ['acquireConversation', 'releaseConversation'] : [],
+  );
   const store = new Proxy(inner, {
     get(target, property, receiver) {
+      if (typeof property === 'string' && hidden.has(property)) return undefined;
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       return async (...args: unknown[]): Promise<unknown> => {
         calls.set(property, (calls.get(property) ?? 0) + 1);
         const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
-        return property === 'ackInbox' && voidAck ? undefined : result;
+        return property === 'ackInbox' && options.voidAck === true ? undefined : result;
       };
     },
   });
   return { store, calls };
 }
 
+const LEASE_CALLS = [
+  'acquireLease',
+  'releaseLease',
+  'acquireConversation',
+  'releaseConversation',
+  'peekInbox',
+  'ackInbox',
+];
+
+/** The lease and inbox calls made, by name (0 left out). */
+function leaseCalls(calls: Map<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    LEASE_CALLS.flatMap((name) => {
+      const n = calls.get(name) ?? 0;
+      return n === 0 ? [] : [[name, n]];
+    }),
+  );
+}
+
 describe('drain: store calls per item', () => {
-  it('should not peek again after an ack that left the inbox empty', async () => {
-    const { store, calls } = counting(false);
+  it('should take the lease with the first item and release with the count: 3 calls for one item', async () => {
+    const { store, calls } = counting();
     const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
     await bot.start();
     calls.clear();
     await bot.handle(message(1));
     await bot.idle();
-    expect(calls.get('ackInbox')).toBe(1);
+    expect(leaseCalls(calls)).toEqual({
+      acquireConversation: 1,
+      ackInbox: 1,
+      releaseConversation: 1,
+    });
+    await bot.stop();
+  });
+
+  it('should peek for the items after the first under the same lease', async () => {
+    const { store, calls } = counting();
+    const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
+    await bot.start();
+    calls.clear();
+    // Both are in the inbox before the drain starts (it starts on a later turn).
+    await Promise.all([bot.handle(message(1)), bot.handle(message(2))]);
+    await bot.idle();
+    expect(leaseCalls(calls)).toEqual({
+      acquireConversation: 1,
+      peekInbox: 1,
+      ackInbox: 2,
+      releaseConversation: 1,
+    });
+    await bot.stop();
+  });
+
+  it('should not peek again after an ack that left the inbox empty (store without combined calls)', async () => {
+    const { store, calls } = counting({ plain: true });
+    const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
+    await bot.start();
+    calls.clear();
+    await bot.handle(message(1));
+    await bot.idle();
     // The item's own peek, and the one after the release (nothing in between).
-    expect(calls.get('peekInbox')).toBe(2);
+    expect(leaseCalls(calls)).toEqual({
+      acquireLease: 1,
+      peekInbox: 2,
+      ackInbox: 1,
+      releaseLease: 1,
+    });
     await bot.stop();
   });
 
   it('should peek as before with a store whose ack says nothing', async () => {
-    const { store, calls } = counting(true);
+    const { store, calls } = counting({ voidAck: true, plain: true });
     const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
     await bot.start();
     calls.clear();
