@@ -250,11 +250,11 @@ describe('SqliteStore', () => {
     });
   });
 
-  it('should size the page cache from cacheMb (32 MiB by default) and refuse a bad size', async () => {
+  it('should size the page cache from cacheMb (128 MiB by default) and refuse a bad size', async () => {
     const cache = (store: SqliteStore): number =>
       Number((store.database.prepare('PRAGMA cache_size').raw().get() as [number])[0]);
     const byDefault = new SqliteStore({ path: nextPath() });
-    expect(cache(byDefault)).toBe(-32 * 1024);
+    expect(cache(byDefault)).toBe(-128 * 1024);
     await byDefault.close();
     const small = new SqliteStore({ path: nextPath(), cacheMb: 4 });
     expect(cache(small)).toBe(-4 * 1024);
