@@ -79,14 +79,12 @@ export interface ExchangeInput {
 
 /** Performs one request. Never throws for HTTP or network failures; returns an outcome. */
 export async function exchange(input: ExchangeInput): Promise<HttpOutcome> {
+  if (input.fetch === undefined && input.mode === 'json') return dispatchedExchange(input);
   const controller = new AbortController();
   const timer = setTimeout(() => {
     controller.abort(new Error(`no complete answer within ${input.timeoutMs} ms`));
   }, input.timeoutMs);
   try {
-    if (input.fetch === undefined && input.mode === 'json') {
-      return await pooledExchange(input, controller.signal);
-    }
     const response = await (input.fetch ?? fetch)(input.url, {
       ...input.init,
       signal: controller.signal,
@@ -117,42 +115,110 @@ export async function exchange(input: ExchangeInput): Promise<HttpOutcome> {
     };
   } catch (err) {
     if (controller.signal.aborted) return { status: 'timeout', cause: err };
-    const errorCode = networkErrorCode(err);
-    return {
-      status: 'network',
-      cause: err,
-      errorCode,
-      beforeWrite: errorCode !== undefined && PRE_WRITE_CODES.has(errorCode),
-    };
+    return networkOutcome(err);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** A JSON exchange through the keep-alive pool (undici `request`, no redirects followed). */
-async function pooledExchange(input: ExchangeInput, signal: AbortSignal): Promise<HttpOutcome> {
-  const url = new URL(input.url);
-  const { init } = input;
-  const response = await (input.dispatcher ?? defaultDispatcher()).request({
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
-    method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-    headers: init.headers as Record<string, string>,
-    body: typeof init.body === 'string' ? init.body : null,
-    signal,
+/**
+ * A JSON exchange on the pool through undici's dispatch handler API: the answer's body is
+ * collected as it arrives (no stream object, no AbortController per request), and one
+ * timer bounds the whole exchange; when it fires, the outcome is a timeout and the
+ * request is aborted where it stands (a late answer is ignored). Never rejects.
+ */
+function dispatchedExchange(input: ExchangeInput): Promise<HttpOutcome> {
+  return new Promise<HttpOutcome>((resolve) => {
+    let settled = false;
+    let abort: ((err?: Error) => void) | undefined;
+    let httpStatus = 0;
+    let raw: Buffer[] = [];
+    const chunks: Buffer[] = [];
+    const settle = (outcome: HttpOutcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => {
+      const cause = new Error(`no complete answer within ${input.timeoutMs} ms`);
+      settle({ status: 'timeout', cause });
+      abort?.(cause);
+    }, input.timeoutMs);
+    const handler: Dispatcher.DispatchHandlers = {
+      onConnect(abortRequest) {
+        abort = abortRequest;
+        if (settled) abortRequest(new Error('the exchange already timed out'));
+      },
+      onHeaders(statusCode, headers) {
+        // 1xx informational answers come before the real one.
+        if (statusCode >= 200) {
+          httpStatus = statusCode;
+          raw = headers;
+        }
+        return true;
+      },
+      onData(chunk) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        const headers = new PlainHeaders(headerRecord(raw));
+        const { body, unparseable } = parseJson(Buffer.concat(chunks).toString('utf8'));
+        settle({
+          status: 'response',
+          httpStatus,
+          headers,
+          requestId: headers.get('x-service-request-id') ?? undefined,
+          body,
+          bodyUnparseable: unparseable,
+          stream: undefined,
+        });
+      },
+      onError(err) {
+        settle(networkOutcome(err));
+      },
+    };
+    try {
+      const url = new URL(input.url);
+      const { init } = input;
+      (input.dispatcher ?? defaultDispatcher()).dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+          headers: init.headers as Record<string, string>,
+          body: typeof init.body === 'string' ? init.body : null,
+        },
+        handler,
+      );
+    } catch (err) {
+      settle(networkOutcome(err));
+    }
   });
-  const text = await response.body.text();
-  const headers = new PlainHeaders(response.headers);
-  const { body, unparseable } = parseJson(text);
+}
+
+/** A network failure (or a refused dispatch) as an outcome. */
+function networkOutcome(err: unknown): HttpOutcome {
+  const errorCode = networkErrorCode(err);
   return {
-    status: 'response',
-    httpStatus: response.statusCode,
-    headers,
-    requestId: headers.get('x-service-request-id') ?? undefined,
-    body,
-    bodyUnparseable: unparseable,
-    stream: undefined,
+    status: 'network',
+    cause: err,
+    errorCode,
+    beforeWrite: errorCode !== undefined && PRE_WRITE_CODES.has(errorCode),
   };
+}
+
+/** Raw header pairs (name, value, …) as a record of lower-case names; repeats joined. */
+function headerRecord(raw: readonly Buffer[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    const value = String(raw[i + 1]);
+    const known = record[name];
+    record[name] = known === undefined ? value : `${known}, ${value}`;
+  }
+  return record;
 }
 
 /** undici's header record (lower-case names) behind the `get` of a `Headers`. */

@@ -65,6 +65,30 @@ describe('MessagingClient.send', () => {
     expect(delays).toEqual([]);
   });
 
+  it('should report a connection cut after the POST was written as unknown, never replayed', async () => {
+    server.handle((_req, res) => res.socket?.destroy()); // read the request, then hang up
+    const { client, delays } = makeClient(server.baseUrl, { timeoutMs: 5_000 });
+    const result = await client.send(textRequest('cut'));
+    expect(result).toMatchObject({ status: 'unknown', reason: 'network' });
+    expect(posts()).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it('should read the answer of a slow server that sends its body in pieces', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(202, { 'content-type': 'application/json', 'x-service-request-id': 'rq-9' });
+      const body = JSON.stringify(accepted('wamid.slow'));
+      res.write(body.slice(0, 10));
+      setTimeout(() => res.end(body.slice(10)), 20);
+    });
+    const { client } = makeClient(server.baseUrl);
+    expect(await client.send(textRequest('slow'))).toEqual({
+      status: 'accepted',
+      messageId: 'wamid.slow',
+      requestId: 'rq-9',
+    });
+  });
+
   it.each([500, 502, 504])(
     'should report a %i on send as unknown server_error after one POST',
     async (status) => {
