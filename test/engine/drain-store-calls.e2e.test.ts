@@ -88,66 +88,55 @@ function leaseCalls(calls: Map<string, number>): Record<string, number> {
   );
 }
 
+/**
+ * Runs `messages` through a bot on a counting store (all enqueued before the drain starts,
+ * which begins on a later turn) and answers the lease and inbox calls made.
+ */
+async function callsFor(
+  options: { voidAck?: boolean; plain?: boolean },
+  ...messages: number[]
+): Promise<Record<string, number>> {
+  const { store, calls } = counting(options);
+  const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
+  await bot.start();
+  calls.clear();
+  await Promise.all(messages.map((n) => bot.handle(message(n))));
+  await bot.idle();
+  await bot.stop();
+  return leaseCalls(calls);
+}
+
 describe('drain: store calls per item', () => {
   it('should take the lease with the first item and release with the count: 3 calls for one item', async () => {
-    const { store, calls } = counting();
-    const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
-    await bot.start();
-    calls.clear();
-    await bot.handle(message(1));
-    await bot.idle();
-    expect(leaseCalls(calls)).toEqual({
+    expect(await callsFor({}, 1)).toEqual({
       acquireConversation: 1,
       ackInbox: 1,
       releaseConversation: 1,
     });
-    await bot.stop();
   });
 
   it('should peek for the items after the first under the same lease', async () => {
-    const { store, calls } = counting();
-    const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
-    await bot.start();
-    calls.clear();
-    // Both are in the inbox before the drain starts (it starts on a later turn).
-    await Promise.all([bot.handle(message(1)), bot.handle(message(2))]);
-    await bot.idle();
-    expect(leaseCalls(calls)).toEqual({
+    expect(await callsFor({}, 1, 2)).toEqual({
       acquireConversation: 1,
       peekInbox: 1,
       ackInbox: 2,
       releaseConversation: 1,
     });
-    await bot.stop();
   });
 
   it('should not peek again after an ack that left the inbox empty (store without combined calls)', async () => {
-    const { store, calls } = counting({ plain: true });
-    const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
-    await bot.start();
-    calls.clear();
-    await bot.handle(message(1));
-    await bot.idle();
     // The item's own peek, and the one after the release (nothing in between).
-    expect(leaseCalls(calls)).toEqual({
+    expect(await callsFor({ plain: true }, 1)).toEqual({
       acquireLease: 1,
       peekInbox: 2,
       ackInbox: 1,
       releaseLease: 1,
     });
-    await bot.stop();
   });
 
   it('should peek as before with a store whose ack says nothing', async () => {
-    const { store, calls } = counting({ voidAck: true, plain: true });
-    const bot = createBot({ flows: [echo], api: { client }, store, tickMs: 0 });
-    await bot.start();
-    calls.clear();
-    await bot.handle(message(1));
-    await bot.handle(message(2));
-    await bot.idle();
-    expect(calls.get('ackInbox')).toBe(2);
-    expect(calls.get('peekInbox')).toBeGreaterThanOrEqual(3);
-    await bot.stop();
+    const calls = await callsFor({ voidAck: true, plain: true }, 1, 2);
+    expect(calls.ackInbox).toBe(2);
+    expect(calls.peekInbox).toBeGreaterThanOrEqual(3);
   });
 });
