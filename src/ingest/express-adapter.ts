@@ -16,31 +16,41 @@ export function expressCallbackRouter(
 ): Router {
   const router = express.Router();
   const limit = options.maxBodyBytes ?? DEFAULT_CALLBACK_BODY_BYTES;
-  router.post(
-    '/',
-    express.raw({ type: () => true, limit, inflate: false }),
-    async (req: Request, res: Response) => {
-      const body: unknown = req.body;
-      const result = await handle({
-        body: Buffer.isBuffer(body) ? body : Buffer.alloc(0),
-        headers: req.headers,
-      });
-      // Written directly: the acknowledgement is the hot path, and express's `res.json`
-      // (ETag hashing, content-type negotiation) adds nothing to a small JSON envelope.
-      const json = JSON.stringify(result.body);
-      res.writeHead(result.status, {
-        ...result.headers,
-        'Content-Type': 'application/json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(json),
-      });
-      res.end(json);
-    },
-  );
-  router.all('/', (req: Request, res: Response) => {
-    res
-      .status(405)
-      .set('Allow', 'POST')
-      .json({ code: 'method_not_allowed', message: `${req.method} is not allowed; use POST` });
+  const readBody = express.raw({ type: () => true, limit, inflate: false });
+  const answer = async (req: Request, res: Response): Promise<void> => {
+    const body: unknown = req.body;
+    const result = await handle({
+      body: Buffer.isBuffer(body) ? body : Buffer.alloc(0),
+      headers: req.headers,
+    });
+    // Written directly: the acknowledgement is the hot path, and express's `res.json`
+    // (ETag hashing, content-type negotiation) adds nothing to a small JSON envelope.
+    const json = JSON.stringify(result.body);
+    res.writeHead(result.status, {
+      ...result.headers,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(json),
+    });
+    res.end(json);
+  };
+  // One middleware for the endpoint instead of a route per method: no route matching on
+  // the hot path. Other paths under the mount point fall through.
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== '/') {
+      next();
+      return;
+    }
+    if (req.method !== 'POST') {
+      res
+        .status(405)
+        .set('Allow', 'POST')
+        .json({ code: 'method_not_allowed', message: `${req.method} is not allowed; use POST` });
+      return;
+    }
+    readBody(req, res, (err?: unknown) => {
+      if (err !== undefined) next(err);
+      else answer(req, res).catch(next);
+    });
   });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {

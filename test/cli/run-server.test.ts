@@ -124,6 +124,13 @@ describe('the callback server of switchboard run', () => {
     const post = await fetch(`${url}/healthz`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
+    // A path below the callback endpoint is not the endpoint: it falls through to the 404.
+    const below = await fetch(`${url}/callbacks/extra`, { method: 'POST', body: '{}' });
+    expect(below.status).toBe(404);
+    expect(await below.json()).toMatchObject({ code: 'not_found' });
+    // The endpoint with a trailing slash is the endpoint.
+    const slash = await fetch(`${url}/callbacks/`);
+    expect(slash.status).toBe(405);
   });
 
   it('should refuse a compressed body with 415 before any check or decompression', async () => {
