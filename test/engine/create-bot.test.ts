@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { createBot } from '../../src/engine/create-bot.js';
+import { TurnGate } from '../../src/engine/turn-gate.js';
 import { BotConfigError, type EngineClient, type IngestEvent } from '../../src/engine/types.js';
 import type { SendRequest } from '../../src/messages/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -153,5 +154,26 @@ describe('createBot', () => {
     await bot.idle();
     expect(outcomes).toEqual(['send:unknown']);
     await bot.stop();
+  });
+
+  it('should press its turn gate for every callback it is handed (acknowledgements first)', async () => {
+    const press = vi.spyOn(TurnGate.prototype, 'press');
+    try {
+      const bot = createBot({
+        flows: [echoFlow],
+        api: { client: fakeClient() },
+        store: new MemoryStore({ clock: new ManualClock(START) }),
+        callbacks: { secret: 'cb_secret' },
+        tickMs: 0,
+      });
+      await bot.start();
+      const unsigned = await bot.handleCallback({ body: Buffer.from('{}'), headers: {} });
+      expect(unsigned.status).toBe(401);
+      await bot.handleCallback({ body: Buffer.from('{}'), headers: {} });
+      expect(press).toHaveBeenCalledTimes(2);
+      await bot.stop();
+    } finally {
+      press.mockRestore();
+    }
   });
 });
