@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { createBot } from '../../src/engine/create-bot.js';
-import type { EngineClient, IngestEvent } from '../../src/engine/types.js';
+import type { IngestEvent } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { acceptingClient, sentTexts } from './accepting-client.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -19,20 +20,6 @@ const pingPong = compileFlow(
     },
   }),
 );
-
-function recordingClient(): EngineClient & { texts: string[] } {
-  const texts: string[] = [];
-  return {
-    texts,
-    send(request) {
-      texts.push(request.type === 'text' ? request.text.body : request.type);
-      return Promise.resolve({ status: 'accepted', messageId: `wamid_${texts.length}` });
-    },
-    listConversations: () => Promise.resolve({ items: [], nextCursor: null }),
-    listMessages: () => Promise.resolve({ items: [], nextCursor: null }),
-    getMessage: () => Promise.reject(new Error('not in this fake')),
-  };
-}
 
 let n = 0;
 function text(body: string): IngestEvent {
@@ -54,7 +41,7 @@ describe('live actors across processes', () => {
   it('should restore from the store when another process moved the conversation on', async () => {
     const clock = new ManualClock(START);
     const store = new MemoryStore({ clock });
-    const client = recordingClient();
+    const client = acceptingClient();
     const options = { flows: [pingPong], api: { client }, clock, store, tickMs: 0 };
     const one = createBot(options);
     const two = createBot(options);
@@ -68,7 +55,7 @@ describe('live actors across processes', () => {
       await bot.handle(text(body));
       await bot.idle();
     }
-    expect(client.texts).toEqual(['A', 'B first', 'A', 'B third', 'A']);
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A', 'B third', 'A']);
     expect((await one.inspect('c1'))?.vars).toEqual({ x: 'third', y: 'fourth' });
     await one.stop();
     await two.stop();
@@ -88,13 +75,13 @@ describe('live actors across processes', () => {
         };
       },
     });
-    const client = recordingClient();
+    const client = acceptingClient();
     const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
     for (const body of ['hello', 'first', 'second']) {
       await bot.handle(text(body));
       await bot.idle();
     }
-    expect(client.texts).toEqual(['A', 'B first', 'A']);
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
     // Read once (absent: the first message); then only asked whether it changed.
     expect(calls.get('getConversation')).toBe(1);
     expect(calls.get('getConversationIfChanged')).toBe(2);
@@ -107,7 +94,7 @@ describe('live actors across processes', () => {
     });
     await bot.handle(text('third'));
     await bot.idle();
-    expect(client.texts).toEqual(['A', 'B first', 'A']);
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
     expect((await bot.inspect('c1'))?.humanOwned).toBe(true);
     await bot.stop();
   });
@@ -129,7 +116,7 @@ describe('live actors across processes', () => {
         };
       },
     });
-    const client = recordingClient();
+    const client = acceptingClient();
     const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
     await bot.handle(text('hello'));
     await bot.idle();
@@ -140,13 +127,13 @@ describe('live actors across processes', () => {
       expect(snapshot.context.outbox).toEqual([]);
       expect((doc['pending'] as { kind: string }[]).map((e) => e.kind)).toContain('send');
     }
-    expect(client.texts).toEqual(['A']);
+    expect(sentTexts(client)).toEqual(['A']);
     await bot.stop();
   });
 
   it('should behave the same with the actor cache off', async () => {
     const clock = new ManualClock(START);
-    const client = recordingClient();
+    const client = acceptingClient();
     const bot = createBot({
       flows: [pingPong],
       api: { client },
@@ -158,7 +145,7 @@ describe('live actors across processes', () => {
       await bot.handle(text(body));
       await bot.idle();
     }
-    expect(client.texts).toEqual(['A', 'B first', 'A', 'B third']);
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A', 'B third']);
     await bot.stop();
   });
 });

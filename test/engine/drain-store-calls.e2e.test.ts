@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { createBot } from '../../src/engine/create-bot.js';
-import type { EngineClient, IngestEvent } from '../../src/engine/types.js';
+import type { IngestEvent } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { acceptingClient } from './accepting-client.js';
 import type { Store } from '../../src/store/store.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
@@ -20,12 +21,7 @@ const echo = compileFlow(
   }),
 );
 
-const client: EngineClient = {
-  send: () => Promise.resolve({ status: 'accepted', messageId: 'wamid_1' }),
-  listConversations: () => Promise.resolve({ items: [], nextCursor: null }),
-  listMessages: () => Promise.resolve({ items: [], nextCursor: null }),
-  getMessage: () => Promise.reject(new Error('not in this fake')),
-};
+const client = acceptingClient();
 
 function message(n: number): IngestEvent {
   return {

@@ -4,10 +4,11 @@ import { ConversationProcessor } from '../../src/engine/conversation-processor.j
 import { createDrain, HEARTBEAT_MS, LEASE_MS } from '../../src/engine/drain.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { HistoryCutoff } from '../../src/engine/history-cutoff.js';
-import type { EngineClient, HandlerResult } from '../../src/engine/types.js';
+import type { HandlerResult } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { acceptingClient } from './accepting-client.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
 const CONV = 'c1';
@@ -28,12 +29,7 @@ const slowFlow = compileFlow(
   }),
 );
 
-const client: EngineClient = {
-  send: () => Promise.resolve({ status: 'accepted', messageId: 'wamid_1' }),
-  listConversations: () => Promise.resolve({ items: [], nextCursor: null }),
-  listMessages: () => Promise.resolve({ items: [], nextCursor: null }),
-  getMessage: () => Promise.reject(new Error('not in this fake')),
-};
+const client = acceptingClient();
 
 /** A drain over a memory store whose `slow` handler waits until the test releases it. */
 function setup() {

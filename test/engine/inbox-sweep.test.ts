@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { SendRequest } from '../../src/messages/index.js';
 import { createBot } from '../../src/engine/create-bot.js';
 import { InboxSweep } from '../../src/engine/inbox-sweep.js';
-import type { EngineClient, IngestEvent } from '../../src/engine/types.js';
+import type { IngestEvent } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { toInboxItem } from '../../src/ingest/normalize.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { acceptingClient } from './accepting-client.js';
 import { ConversationScheduler } from '../../src/engine/scheduler.js';
 import { silentLogger } from '../../src/log/logger.js';
 
@@ -82,16 +82,8 @@ describe('periodic sweep', () => {
         },
       }),
     );
-    const sent: SendRequest[] = [];
-    const client: EngineClient = {
-      send: (request) => {
-        sent.push(request);
-        return Promise.resolve({ status: 'accepted', messageId: `wamid_${sent.length}` });
-      },
-      listConversations: () => Promise.resolve({ items: [], nextCursor: null }),
-      listMessages: () => Promise.resolve({ items: [], nextCursor: null }),
-      getMessage: () => Promise.reject(new Error('not in this fake')),
-    };
+    const client = acceptingClient();
+    const { sent } = client;
     const store = new MemoryStore();
     const bot = createBot({ flows: [flow], api: { client }, store, tickMs: 25 });
     await bot.start();
