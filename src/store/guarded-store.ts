@@ -140,6 +140,7 @@ const OPTIONAL_METHODS = [
   'getConversationIfChanged',
   'acquireConversation',
   'releaseConversation',
+  'ackAndRelease',
 ] as const satisfies readonly (keyof Store)[];
 
 /** Errors that are answers, not outages: retrying would give the same. */

@@ -5,6 +5,7 @@ import {
   DEFAULT_RETENTION,
   LEASE_GRACE_MS,
   nextLeaseToken,
+  type AcquiredConversation,
   type CasResult,
   type InboxItem,
   type Lease,
@@ -182,15 +183,18 @@ export class MemoryStore implements Store {
   }
 
   ackInbox(conversationId: string, ids: readonly string[]): Promise<number> {
-    return run(() => {
-      const inbox = this.#inboxes.get(conversationId);
-      if (inbox === undefined) return 0;
-      const acked = new Set(ids);
-      const rest = inbox.filter((e) => !acked.has(e.id));
-      if (rest.length === 0) this.#inboxes.delete(conversationId);
-      else this.#inboxes.set(conversationId, rest);
-      return rest.length;
-    });
+    return run(() => this.#ack(conversationId, ids));
+  }
+
+  /** Removes the items; answers how many are left. */
+  #ack(conversationId: string, ids: readonly string[]): number {
+    const inbox = this.#inboxes.get(conversationId);
+    if (inbox === undefined) return 0;
+    const acked = new Set(ids);
+    const rest = inbox.filter((e) => !acked.has(e.id));
+    if (rest.length === 0) this.#inboxes.delete(conversationId);
+    else this.#inboxes.set(conversationId, rest);
+    return rest.length;
   }
 
   conversationsWithInbox(limit: number): Promise<string[]> {
@@ -319,10 +323,13 @@ export class MemoryStore implements Store {
     owner: string,
     ttlMs: number,
     now: number,
-  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> {
+  ): Promise<AcquiredConversation | undefined> {
     return run(() => {
       const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
-      return lease === undefined ? undefined : { lease, first: this.#peek(conversationId, 1)[0] };
+      if (lease === undefined) return undefined;
+      const doc = this.#docs.get(conversationId);
+      const docVersion = doc === undefined || doc.expiresAt <= this.#clock.now() ? 0 : doc.version;
+      return { lease, first: this.#peek(conversationId, 1)[0], docVersion };
     });
   }
 
@@ -330,6 +337,14 @@ export class MemoryStore implements Store {
     return run(() => {
       this.#release(`conv:${conversationId}`, owner);
       return this.#inboxes.get(conversationId)?.length ?? 0;
+    });
+  }
+
+  ackAndRelease(conversationId: string, ids: readonly string[], owner: string): Promise<number> {
+    return run(() => {
+      const left = this.#ack(conversationId, ids);
+      if (left === 0) this.#release(`conv:${conversationId}`, owner);
+      return left;
     });
   }
 

@@ -210,13 +210,17 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 export const acquireLease = new RedisScript(`${acquireLua}return token
 `);
 
-/** The body of {@link releaseLease} without its answer. */
-const releaseLua = `
-if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
-  redis.call('HSET', KEYS[1], 'owner', '', 'exp', '0')
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+/**
+ * The body of {@link releaseLease} without its answer, for the lease hash KEYS[key],
+ * the owner ARGV[owner] and the grace ARGV[owner + 1].
+ */
+const releaseLuaAt = (key: number, owner: number): string => `
+if redis.call('HGET', KEYS[${key}], 'owner') == ARGV[${owner}] then
+  redis.call('HSET', KEYS[${key}], 'owner', '', 'exp', '0')
+  redis.call('PEXPIRE', KEYS[${key}], ARGV[${owner + 1}])
 end
 `;
+const releaseLua = releaseLuaAt(1, 1);
 
 /**
  * Releases a lease held by ARGV[1] (keeps the token for the grace). KEYS[1] lease hash;
@@ -226,15 +230,18 @@ export const releaseLease = new RedisScript(`${releaseLua}return 1
 `);
 
 /**
- * {@link acquireLease} of a conversation's lease, then its first inbox item, in one
- * script. KEYS[1] the lease hash; KEYS[2] the inbox zset; KEYS[3] its member -> JSON
- * hash (one slot). ARGV as {@link acquireLease}. Returns nil when another owner holds
- * the lease, else { token, first item JSON or nil }.
+ * {@link acquireLease} of a conversation's lease, then its first inbox item and its
+ * document's version, in one script. KEYS[1] the lease hash; KEYS[2] the inbox zset;
+ * KEYS[3] its member -> JSON hash; KEYS[4] the document hash (one slot). ARGV as
+ * {@link acquireLease}. Returns nil when another owner holds the lease, else { token,
+ * document version or nil, its expiry or nil, 1 when the inbox has an item (else 0),
+ * that item's JSON or nil }.
  */
 export const acquireConversation =
-  new RedisScript(`${acquireLua}local first = redis.call('ZRANGE', KEYS[2], 0, 0)
-if #first == 0 then return { token } end
-return { token, redis.call('HGET', KEYS[3], first[1]) }
+  new RedisScript(`${acquireLua}local doc = redis.call('HMGET', KEYS[4], 'v', 'e')
+local first = redis.call('ZRANGE', KEYS[2], 0, 0)
+if #first == 0 then return { token, doc[1], doc[2], 0, false } end
+return { token, doc[1], doc[2], 1, redis.call('HGET', KEYS[3], first[1]) }
 `);
 
 /**
@@ -243,4 +250,27 @@ return { token, redis.call('HGET', KEYS[3], first[1]) }
  * {@link releaseLease}. Returns the number of items in the inbox.
  */
 export const releaseConversation = new RedisScript(`${releaseLua}return redis.call('ZCARD', KEYS[2])
+`);
+
+/**
+ * {@link ackInbox}, then, when the inbox is empty, {@link releaseLease} of the
+ * conversation's lease, in one script. KEYS[1..4] as {@link ackInbox}; KEYS[5] the lease
+ * hash (one slot). ARGV[1] the owner; ARGV[2] the lease grace in ms; then the item ids.
+ * Returns the number of items left (0: released).
+ */
+export const ackAndRelease = new RedisScript(`${ackLua(3)}
+if left == 0 then${releaseLuaAt(5, 1)}end
+return left
+`);
+
+/**
+ * {@link ackAndRelease} that also keeps the set of conversations with an inbox exact, as
+ * {@link ackInboxIndexed} does. Single Redis node only. KEYS[1..5] as
+ * {@link ackAndRelease}; KEYS[6] that set. ARGV[1] the owner; ARGV[2] the grace; ARGV[3]
+ * the conversation id; then the item ids. Returns the number of items left.
+ */
+export const ackAndReleaseIndexed = new RedisScript(`${ackLua(4)}
+if left == 0 then${releaseLuaAt(5, 1)}  redis.call('ZREM', KEYS[6], ARGV[3])
+end
+return left
 `);

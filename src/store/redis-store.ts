@@ -17,6 +17,7 @@ import {
 import {
   DEFAULT_RETENTION,
   LEASE_GRACE_MS,
+  type AcquiredConversation,
   type CasResult,
   type InboxItem,
   type Lease,
@@ -58,11 +59,17 @@ const aString = z.string();
 const aNumber = z.number();
 const leaseTokenReply = z.number().int().positive().nullable();
 const nullableStrings = z.array(z.string().nullable());
-/** nil (held by another owner), or the token and the first item's JSON (absent: empty inbox). */
+/**
+ * nil (held by another owner), or the token, the document's version and expiry (nil: no
+ * document), whether the inbox has an item, and that item's JSON.
+ */
 const acquiredConversationReply = z
-  .union([
-    z.tuple([z.number().int().positive()]),
-    z.tuple([z.number().int().positive(), z.string().nullable()]),
+  .tuple([
+    z.number().int().positive(),
+    z.string().nullable(),
+    z.string().nullable(),
+    flag,
+    z.string().nullable(),
   ])
   .nullable();
 const inboxCountReply = z.number().int().nonnegative();
@@ -381,29 +388,39 @@ export class RedisStore implements Store {
     await scripts.releaseLease.run(this.#redis, [this.#keys.lease(name)], [owner, LEASE_GRACE_MS]);
   }
 
-  /** The lease and the first inbox item in one script (the keys share the conversation's slot). */
+  /**
+   * The lease, the first inbox item and the document's version in one script (the keys
+   * share the conversation's slot).
+   */
   async acquireConversation(
     conversationId: string,
     owner: string,
     ttlMs: number,
     now: number,
-  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> {
+  ): Promise<AcquiredConversation | undefined> {
     if (owner === '') throw new RangeError('A lease owner must not be empty');
     const keys = this.#keys.conversation(conversationId);
     const expiresAt = now + ttlMs;
     const reply = await scripts.acquireConversation.run(
       this.#redis,
-      [keys.lease, keys.inbox, keys.inboxItems],
+      [keys.lease, keys.inbox, keys.inboxItems, keys.doc],
       [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
     );
     const taken = validateStored(keys.lease, reply, acquiredConversationReply);
     if (taken === null) return undefined;
-    const [token, first] = taken;
+    const [token, version, docExpiresAt, hasItem, first] = taken;
     const lease = { name: `conv:${conversationId}`, owner, token, expiresAt };
-    if (taken.length === 1) return { lease, first: undefined };
-    if (first === null || first === undefined)
-      throw new StoreDataError(keys.inboxItems, 'an inbox entry has no item');
-    return { lease, first: parseStored(keys.inboxItems, first, storedInboxItemSchema) };
+    const docVersion =
+      version === null || (docExpiresAt !== null && Number(docExpiresAt) <= this.#clock.now())
+        ? 0
+        : validateStored(keys.doc, version, coercedNumber);
+    if (hasItem === 0) return { lease, first: undefined, docVersion };
+    if (first === null) throw new StoreDataError(keys.inboxItems, 'an inbox entry has no item');
+    return {
+      lease,
+      first: parseStored(keys.inboxItems, first, storedInboxItemSchema),
+      docVersion,
+    };
   }
 
   /** Releases the lease and counts the inbox in one script. */
@@ -415,6 +432,36 @@ export class RedisStore implements Store {
       [owner, LEASE_GRACE_MS],
     );
     return validateStored(keys.inbox, reply, inboxCountReply);
+  }
+
+  /** Acks and, when the inbox is left empty, releases the lease, in one script. */
+  async ackAndRelease(
+    conversationId: string,
+    ids: readonly string[],
+    owner: string,
+  ): Promise<number> {
+    const keys = this.#keys.conversation(conversationId);
+    const ackKeys = [keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq, keys.lease];
+    if (this.#singleNode) {
+      const reply = await scripts.ackAndReleaseIndexed.run(
+        this.#redis,
+        [...ackKeys, this.#keys.inboxes],
+        [owner, LEASE_GRACE_MS, conversationId, ...ids],
+      );
+      return validateStored(keys.inbox, reply, inboxCountReply);
+    }
+    const left = validateStored(
+      keys.inbox,
+      await scripts.ackAndRelease.run(this.#redis, ackKeys, [owner, LEASE_GRACE_MS, ...ids]),
+      inboxCountReply,
+    );
+    if (left > 0) return left;
+    // The set of conversations with an inbox is another slot: as in ackInbox. An item
+    // enqueued after the script is the enqueuer's to schedule (the lease is free).
+    await this.#redis.zrem(this.#keys.inboxes, conversationId);
+    if ((await this.#redis.zcard(keys.inbox)) > 0)
+      await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
+    return 0;
   }
 
   /** Nothing to close: the Redis client is the caller's. */

@@ -15,6 +15,7 @@ import {
   DEFAULT_RETENTION,
   LEASE_GRACE_MS,
   nextLeaseToken,
+  type AcquiredConversation,
   type CasResult,
   type InboxItem,
   type Lease,
@@ -301,10 +302,14 @@ export class SqliteStore implements Store {
     owner: string,
     ttlMs: number,
     now: number,
-  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> {
+  ): Promise<AcquiredConversation | undefined> {
     return this.#write(() => {
       const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
-      return lease === undefined ? undefined : { lease, first: this.#peek(conversationId, 1)[0] };
+      if (lease === undefined) return undefined;
+      const doc = this.#row('docVersion', conversationId);
+      const docVersion =
+        doc === undefined || Number(doc[1]) <= this.#clock.now() ? 0 : Number(doc[0]);
+      return { lease, first: this.#peek(conversationId, 1)[0], docVersion };
     });
   }
 
@@ -313,6 +318,15 @@ export class SqliteStore implements Store {
       this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
       return Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
     });
+  }
+
+  ackAndRelease(conversationId: string, ids: readonly string[], owner: string): Promise<number> {
+    return this.#write((now) => {
+      for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
+      const left = Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
+      if (left === 0) this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
+      return left;
+    }, MANY);
   }
 
   #acquire(name: string, owner: string, ttlMs: number, now: number): Lease | undefined {
@@ -396,6 +410,7 @@ export class SqliteStore implements Store {
 
 const STATEMENTS = {
   getDoc: 'SELECT json, version, expires_at FROM conversations WHERE id = ?',
+  docVersion: 'SELECT version, expires_at FROM conversations WHERE id = ?',
   getDocIfChanged:
     'SELECT CASE WHEN version = ? THEN NULL ELSE json END, version, expires_at FROM conversations WHERE id = ?',
   putDoc:

@@ -109,6 +109,19 @@ export interface Lease {
   readonly expiresAt: number;
 }
 
+/** What {@link Store.acquireConversation} answers when the lease was taken. */
+export interface AcquiredConversation {
+  readonly lease: Lease;
+  /** The first inbox item, as `peekInbox(id, 1)` reads it. */
+  readonly first: InboxItem | undefined;
+  /**
+   * The live version of the conversation's document at the same moment (0: none, or
+   * expired), when the store reads it in the same call: the engine then skips asking
+   * {@link Store.getConversationIfChanged} for a document it holds at that version.
+   */
+  readonly docVersion?: number;
+}
+
 /** What {@link Store.getConversationIfChanged} answers when the document is still `knownVersion`. */
 export const UNCHANGED = 'unchanged';
 
@@ -209,13 +222,21 @@ export interface Store {
     owner: string,
     ttlMs: number,
     now: number,
-  ): Promise<{ readonly lease: Lease; readonly first: InboxItem | undefined } | undefined>;
+  ): Promise<AcquiredConversation | undefined>;
   /**
    * Optional: releases the lease `conv:<conversationId>` as {@link releaseLease} does and
    * answers how many items the conversation's inbox holds right after, in one call. A
    * store without it is asked `releaseLease` and then `peekInbox`.
    */
   releaseConversation?(conversationId: string, owner: string): Promise<number>;
+  /**
+   * Optional: removes the items with these ids from the inbox as {@link ackInbox} does
+   * and, when that leaves it empty, releases the lease `conv:<conversationId>` of `owner`
+   * as {@link releaseLease} does, in one atomic call. Resolves with the number of items
+   * left (0: the lease was released; more: it is still held). A store without it is
+   * asked `ackInbox`, then `releaseConversation` or `releaseLease`.
+   */
+  ackAndRelease?(conversationId: string, ids: readonly string[], owner: string): Promise<number>;
 
   /** Closes connections owned by the store (not an injected client). */
   close(): Promise<void>;

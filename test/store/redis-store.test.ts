@@ -99,6 +99,37 @@ describe('RedisStore', () => {
     expect(await store.conversationsWithInbox(10)).toEqual([]);
   });
 
+  it('should ack and release a conversation in one script, and keep the cluster path exact', async () => {
+    for (const cluster of [false, true]) {
+      const prefix = `${root}ackrelease:${String(cluster)}:`;
+      const { client, calls } = counting(redis, cluster);
+      const store = new RedisStore({ redis: client, prefix });
+      const now = Date.now();
+      // Load the script first (a NOSCRIPT reply costs one more call, once).
+      expect(await store.ackAndRelease('c0', [], 'w0')).toBe(0);
+      await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 60_000);
+      await store.enqueue('c1', { id: 'm2', sortKey: 2, payload: 2 }, 60_000);
+      const taken = await store.acquireConversation('c1', 'w1', 60_000, now);
+      expect(taken?.first?.id).toBe('m1');
+      expect(taken?.docVersion).toBe(0);
+      expect(await store.putConversation('c1', { a: 1 }, 0, taken!.lease.token)).toMatchObject({
+        status: 'ok',
+      });
+      calls.length = 0;
+      expect(await store.ackAndRelease('c1', ['m1'], 'w1')).toBe(1);
+      expect(calls).toEqual(['evalsha']);
+      expect(await store.conversationsWithInbox(10)).toEqual(['c1']);
+      expect(await store.acquireConversation('c1', 'w2', 60_000, now)).toBeUndefined();
+      calls.length = 0;
+      expect(await store.ackAndRelease('c1', ['m2'], 'w1')).toBe(0);
+      expect(calls).toEqual(cluster ? ['evalsha', 'zrem', 'zcard'] : ['evalsha']);
+      expect(await store.conversationsWithInbox(10)).toEqual([]);
+      const next = await store.acquireConversation('c1', 'w2', 60_000, now);
+      expect(next?.lease.token).toBeGreaterThan(taken!.lease.token);
+      expect(next?.docVersion).toBe(1);
+    }
+  });
+
   it('should leave an injected client open on close', async () => {
     const store = new RedisStore({ redis, prefix: `${root}close:` });
     await store.close();

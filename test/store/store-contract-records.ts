@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContractContext } from './store-contract-context.js';
-import type { SendRecord } from '../../src/store/store.js';
+import { DEFAULT_RETENTION, type SendRecord } from '../../src/store/store.js';
 
 const DAY = 86_400_000;
 
@@ -135,6 +135,7 @@ export function recordContract(ctx: ContractContext): void {
       expect(taken).toEqual({
         lease: { name: 'conv:c1', owner: 'w1', token: taken!.lease.token, expiresAt: now + 1000 },
         first: { id: 'a', sortKey: 1, payload: { n: 1 } },
+        docVersion: 0, // no document yet
       });
       // It is the lease `conv:c1`: acquireLease sees it held, and it fences writes.
       expect(await s.acquireLease('conv:c1', 'w2', 1000, now + 999)).toBeUndefined();
@@ -143,10 +144,12 @@ export function recordContract(ctx: ContractContext): void {
         status: 'ok',
         version: 1,
       });
-      // The same owner renews with the same token; the item is still there (a peek).
+      // The same owner renews with the same token; the item is still there (a peek); the
+      // document's live version comes with it.
       const again = await s.acquireConversation('c1', 'w1', 1000, now + 500);
       expect(again?.lease.token).toBe(taken!.lease.token);
       expect(again?.first?.id).toBe('a');
+      expect(again?.docVersion).toBe(1);
       // An empty inbox: the lease, and no item.
       const other = await s.acquireConversation('c2', 'w1', 1000, now);
       expect(other?.first).toBeUndefined();
@@ -172,6 +175,48 @@ export function recordContract(ctx: ContractContext): void {
       await s.ackInbox('c1', ['b']);
       expect(await s.releaseConversation('c1', 'w2')).toBe(0);
       expect(await s.releaseConversation('never', 'w1')).toBe(0);
+    });
+
+    it('should tell the document version of an expired document as 0 with the lease', async () => {
+      const s = store();
+      if (s.acquireConversation === undefined) return;
+      expect(await s.putConversation('c1', { v: 1 }, 0)).toMatchObject({ status: 'ok' });
+      expect(await s.putConversation('c1', { v: 2 }, 1)).toMatchObject({ status: 'ok' });
+      const live = await s.acquireConversation('c1', 'w1', 1000, clock().now());
+      expect(live?.docVersion).toBe(2);
+      clock().advance(DEFAULT_RETENTION.idleConversationMs);
+      // Expired reads as absent, as getConversation says.
+      expect(await s.getConversation('c1')).toBeUndefined();
+      const idle = await s.acquireConversation('c1', 'w1', 1000, clock().now());
+      expect(idle?.docVersion).toBe(0);
+    });
+
+    it('should ack and release in one call only when the inbox is left empty', async () => {
+      const s = store();
+      expect(typeof s.ackAndRelease).toBe('function'); // every built-in store has it
+      if (s.acquireConversation === undefined || s.ackAndRelease === undefined) return;
+      const now = clock().now();
+      await s.enqueue('c1', { id: 'a', sortKey: 1, payload: 1 }, 60_000);
+      await s.enqueue('c1', { id: 'b', sortKey: 2, payload: 2 }, 60_000);
+      const first = await s.acquireConversation('c1', 'w1', 60_000, now);
+      // One left: the lease stays with w1.
+      expect(await s.ackAndRelease('c1', ['a'], 'w1')).toBe(1);
+      expect(await s.acquireConversation('c1', 'w2', 60_000, now)).toBeUndefined();
+      expect((await s.peekInbox('c1', 5)).map((i) => i.id)).toEqual(['b']);
+      // Not the owner: the item is acked, the lease is not released.
+      expect(await s.ackAndRelease('c1', ['b'], 'w2')).toBe(0);
+      expect(await s.acquireConversation('c1', 'w2', 60_000, now)).toBeUndefined();
+      // The owner's last one: released, and the next owner's token is larger.
+      await s.enqueue('c1', { id: 'c', sortKey: 3, payload: 3 }, 60_000);
+      expect(await s.ackAndRelease('c1', ['c'], 'w1')).toBe(0);
+      expect(await s.peekInbox('c1', 5)).toEqual([]);
+      expect(await s.conversationsWithInbox(10)).not.toContain('c1');
+      const second = await s.acquireConversation('c1', 'w2', 60_000, now);
+      expect(second!.lease.token).toBeGreaterThan(first!.lease.token);
+      expect(second!.first).toBeUndefined();
+      // Empty already: released all the same.
+      expect(await s.ackAndRelease('c1', [], 'w2')).toBe(0);
+      expect(await s.acquireConversation('c1', 'w3', 60_000, now)).toBeDefined();
     });
 
     it('should grant a lease to exactly one of many concurrent owners', async () => {
