@@ -41,11 +41,17 @@ export class ConversationProcessor {
 
   /**
    * Loads the document for processing: the one this engine wrote last, kept with the
-   * conversation's live actor, when the store says it is still that version (nothing
-   * read, parsed or validated); otherwise as {@link load}.
+   * conversation's live actor, when it is still the stored version (nothing read, parsed
+   * or validated); otherwise as {@link load}. `docVersion`: the stored version as the
+   * store told it with the lease (no question asked then).
    */
-  async #loadForRun(conversationId: string): Promise<Loaded | undefined> {
+  async #loadForRun(conversationId: string, docVersion?: number): Promise<Loaded | undefined> {
     const kept = this.#actors.takeDoc(conversationId);
+    if (docVersion !== undefined) {
+      if (docVersion === 0) return undefined;
+      if (kept?.version === docVersion) return { doc: kept.doc, version: kept.version };
+      return this.load(conversationId);
+    }
     if (kept === undefined || this.#deps.store.getConversationIfChanged === undefined)
       return this.load(conversationId);
     const stored = await this.#deps.store.getConversationIfChanged(conversationId, kept.version);
@@ -64,7 +70,16 @@ export class ConversationProcessor {
     return { doc: parsed.doc, version: stored.version };
   }
 
-  async process(conversationId: string, item: InboxItem, fence: number): Promise<void> {
+  /**
+   * Processes one item under the lease with token `fence`. `docVersion`: the document's
+   * stored version read together with the lease (0: none), if the store told it.
+   */
+  async process(
+    conversationId: string,
+    item: InboxItem,
+    fence: number,
+    docVersion?: number,
+  ): Promise<void> {
     const parsed = InboxPayloadSchema.safeParse(item.payload);
     if (!parsed.success) {
       this.#deps.logger.error('dropping an invalid inbox item', {
@@ -75,7 +90,8 @@ export class ConversationProcessor {
     }
     const payload = parsed.data;
     const loaded =
-      (await this.#loadForRun(conversationId)) ?? (await this.#fresh(conversationId, payload));
+      (await this.#loadForRun(conversationId, docVersion)) ??
+      (await this.#fresh(conversationId, payload));
     if (loaded === undefined) {
       this.#deps.logger.debug('event for an unknown conversation ignored', {
         conversationId,

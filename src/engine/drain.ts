@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../store/guarded-store.js';
-import type { InboxItem, Lease } from '../store/store.js';
+import type { AcquiredConversation, InboxItem, Lease } from '../store/store.js';
 import { ConversationConflictError, type ConversationProcessor } from './conversation-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { Drain } from './scheduler.js';
@@ -36,9 +36,7 @@ export function createDrain(
     deps.store.acquireLease(leaseName(conversationId), owner, LEASE_MS, deps.clock.now());
   const peekFirst = async (conversationId: string): Promise<InboxItem | undefined> =>
     (await deps.store.peekInbox(conversationId, 1))[0];
-  const take = async (
-    conversationId: string,
-  ): Promise<{ lease: Lease; first: InboxItem | undefined } | undefined> => {
+  const take = async (conversationId: string): Promise<AcquiredConversation | undefined> => {
     if (deps.store.acquireConversation !== undefined)
       return deps.store.acquireConversation(conversationId, owner, LEASE_MS, deps.clock.now());
     const lease = await acquire(conversationId);
@@ -58,23 +56,41 @@ export function createDrain(
     return (await peekFirst(conversationId)) === undefined ? 0 : 1;
   };
   /**
-   * Processes items from `first` on while the lease holds. True when the inbox was found
-   * empty (look again after the release); false when the drain must stop here.
+   * Acks an item; where the store can, releases the lease in the same call when that
+   * empties the inbox (the heartbeat is stopped first, so no renewal lands after it).
+   */
+  const ack = async (
+    conversationId: string,
+    itemId: string,
+    held: HeldLease,
+  ): Promise<{ left: number | void; released: boolean }> => {
+    if (deps.store.ackAndRelease === undefined)
+      return { left: await deps.store.ackInbox(conversationId, [itemId]), released: false };
+    await held.stop();
+    const left = await deps.store.ackAndRelease(conversationId, [itemId], owner);
+    if (left > 0) held.restart();
+    return { left, released: left === 0 };
+  };
+  /**
+   * Processes items from `taken.first` on while the lease holds. `emptied` when the inbox
+   * was found empty (look again after the release), `released` when the last ack also
+   * released the lease; `stopped` when the drain must stop here.
    */
   const processItems = async (
     conversationId: string,
-    first: InboxItem | undefined,
-    lease: Lease,
+    taken: AcquiredConversation,
     held: HeldLease,
-  ): Promise<boolean> => {
-    let item = first;
+  ): Promise<'emptied' | 'released' | 'stopped'> => {
+    let item = taken.first;
+    // The document's version as the lease was taken: good for the first item only.
+    let docVersion = taken.docVersion;
     while (item !== undefined) {
       try {
-        await processor.process(conversationId, item, lease.token);
+        await processor.process(conversationId, item, taken.lease.token, docVersion);
       } catch (error) {
         if (error instanceof ConversationConflictError) {
           deps.logger.warn(error.message, { conversationId });
-          return false;
+          return 'stopped';
         }
         if (error instanceof StoreUnavailableError) {
           // Kept in the inbox; the sweeper retries once the store answers (the outage
@@ -83,7 +99,7 @@ export function createDrain(
             conversationId,
             itemId: item.id,
           });
-          return false;
+          return 'stopped';
         }
         // An unexpected failure: report it and drop the item so it cannot block the
         // conversation forever (the error event carries it for operators).
@@ -94,15 +110,19 @@ export function createDrain(
         });
         deps.emit('error', { conversationId, error });
       }
-      const left = await deps.store.ackInbox(conversationId, [item.id]);
-      if (!(await held.stillOurs(deps.clock.now()))) return false;
+      docVersion = undefined;
+      const { left, released } = await ack(conversationId, item.id, held);
+      // Released with the ack: an item enqueued since then finds the lease free (and its
+      // own wake-up runs this drain again).
+      if (released) return 'released';
+      if (!(await held.stillOurs(deps.clock.now()))) return 'stopped';
       // Known empty: no peek; anything enqueued from now on is found after the release.
-      if (left === 0) return true;
+      if (left === 0) return 'emptied';
       // Each item waits for its turn, so acknowledgements are not kept waiting.
       if (gate !== undefined) await gate.enter();
       item = await peekFirst(conversationId);
     }
-    return true;
+    return 'emptied';
   };
   return async (conversationId) => {
     for (;;) {
@@ -120,14 +140,14 @@ export function createDrain(
         return;
       }
       const held = new HeldLease(taken.lease, () => acquire(conversationId));
-      let emptied = false;
+      let outcome: Awaited<ReturnType<typeof processItems>> = 'stopped';
       try {
-        emptied = await processItems(conversationId, taken.first, taken.lease, held);
+        outcome = await processItems(conversationId, taken, held);
       } finally {
         await held.stop();
-        if (!emptied) await releaseOnly(conversationId);
+        if (outcome === 'stopped') await releaseOnly(conversationId);
       }
-      if (!emptied) return;
+      if (outcome !== 'emptied') return;
       if ((await release(conversationId)) === 0) return;
     }
   };
@@ -137,7 +157,7 @@ export function createDrain(
 class HeldLease {
   readonly #token: number;
   readonly #renew: () => Promise<Lease | undefined>;
-  readonly #heartbeat: NodeJS.Timeout;
+  #heartbeat: NodeJS.Timeout;
   #renewedAt: number;
   #lost = false;
   #inFlight: Promise<void> | undefined;
@@ -146,7 +166,17 @@ class HeldLease {
     this.#token = lease.token;
     this.#renew = renew;
     this.#renewedAt = lease.expiresAt - LEASE_MS;
-    this.#heartbeat = setInterval(() => void this.#renewNow(), HEARTBEAT_MS).unref();
+    this.#heartbeat = this.#beat();
+  }
+
+  #beat(): NodeJS.Timeout {
+    return setInterval(() => void this.#renewNow(), HEARTBEAT_MS).unref();
+  }
+
+  /** Starts the heartbeat again after {@link stop} (the lease is still held). */
+  restart(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = this.#beat();
   }
 
   /** False once the lease was found taken by someone else; renews it when due. */

@@ -61,12 +61,16 @@ describe('live actors across processes', () => {
     await two.stop();
   });
 
-  it('should not read back the document it wrote itself, and see one written by another', async () => {
-    const clock = new ManualClock(START);
+  /**
+   * A memory store counting calls; `plain` hides `acquireConversation`, so the drain asks
+   * for the lease and the document apart.
+   */
+  function countingStore(clock: ManualClock, plain: boolean) {
     const inner = new MemoryStore({ clock });
     const calls = new Map<string, number>();
     const store = new Proxy(inner, {
       get(target, property, receiver) {
+        if (plain && property === 'acquireConversation') return undefined;
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof value !== 'function' || typeof property !== 'string') return value;
         return (...args: unknown[]): unknown => {
@@ -75,6 +79,21 @@ describe('live actors across processes', () => {
         };
       },
     });
+    return { inner, store, calls };
+  }
+
+  /** Another writer (a teammate's takeover recorded by another worker) changes it. */
+  async function takeOver(inner: MemoryStore): Promise<void> {
+    const stored = await inner.getConversation('c1');
+    const value = { ...(stored!.value as Record<string, unknown>), humanOwned: true };
+    expect(await inner.putConversation('c1', value, stored!.version)).toMatchObject({
+      status: 'ok',
+    });
+  }
+
+  it('should not read back the document it wrote itself, and see one written by another', async () => {
+    const clock = new ManualClock(START);
+    const { inner, store, calls } = countingStore(clock, true);
     const client = acceptingClient();
     const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
     for (const body of ['hello', 'first', 'second']) {
@@ -86,14 +105,34 @@ describe('live actors across processes', () => {
     expect(calls.get('getConversation')).toBe(1);
     expect(calls.get('getConversationIfChanged')).toBe(2);
 
-    // Another writer (a teammate's takeover recorded by another worker) changes it.
-    const stored = await inner.getConversation('c1');
-    const value = { ...(stored!.value as Record<string, unknown>), humanOwned: true };
-    expect(await inner.putConversation('c1', value, stored!.version)).toMatchObject({
-      status: 'ok',
-    });
+    await takeOver(inner);
     await bot.handle(text('third'));
     await bot.idle();
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
+    expect((await bot.inspect('c1'))?.humanOwned).toBe(true);
+    await bot.stop();
+  });
+
+  it('should take the document version with the lease and ask nothing more while it is its own', async () => {
+    const clock = new ManualClock(START);
+    const { inner, store, calls } = countingStore(clock, false);
+    const client = acceptingClient();
+    const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
+    for (const body of ['hello', 'first', 'second']) {
+      await bot.handle(text(body));
+      await bot.idle();
+    }
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
+    // acquireConversation said "no document", then each time the version it wrote itself.
+    expect(calls.get('acquireConversation')).toBe(3);
+    expect(calls.get('getConversation')).toBeUndefined();
+    expect(calls.get('getConversationIfChanged')).toBeUndefined();
+
+    await takeOver(inner);
+    await bot.handle(text('third'));
+    await bot.idle();
+    // Another version than its own: read once, and the takeover holds.
+    expect(calls.get('getConversation')).toBe(1);
     expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
     expect((await bot.inspect('c1'))?.humanOwned).toBe(true);
     await bot.stop();

@@ -39,17 +39,19 @@ function message(n: number): IngestEvent {
 
 /**
  * A memory store counting calls; `voidAck` makes its ack resolve with nothing, `plain`
- * hides its combined lease calls (`acquireConversation`, `releaseConversation`).
+ * hides its combined lease calls (`acquireConversation`, `releaseConversation`,
+ * `ackAndRelease`), `noAckRelease` only `ackAndRelease`.
  */
-function counting(options: { voidAck?: boolean; plain?: boolean } = {}): {
+function counting(options: CountingOptions = {}): {
   store: Store;
   calls: Map<string, number>;
 } {
   const inner = new MemoryStore({ clock: new ManualClock(START) });
   const calls = new Map<string, number>();
-  const hidden = new Set(
-    options.plain === true ? ['acquireConversation', 'releaseConversation'] : [],
-  );
+  const hidden = new Set([
+    ...(options.plain === true ? ['acquireConversation', 'releaseConversation'] : []),
+    ...(options.plain === true || options.noAckRelease === true ? ['ackAndRelease'] : []),
+  ]);
   const store = new Proxy(inner, {
     get(target, property, receiver) {
       if (typeof property === 'string' && hidden.has(property)) return undefined;
@@ -65,6 +67,12 @@ function counting(options: { voidAck?: boolean; plain?: boolean } = {}): {
   return { store, calls };
 }
 
+interface CountingOptions {
+  readonly voidAck?: boolean;
+  readonly plain?: boolean;
+  readonly noAckRelease?: boolean;
+}
+
 const LEASE_CALLS = [
   'acquireLease',
   'releaseLease',
@@ -72,6 +80,7 @@ const LEASE_CALLS = [
   'releaseConversation',
   'peekInbox',
   'ackInbox',
+  'ackAndRelease',
 ];
 
 /** The lease and inbox calls made, by name (0 left out). */
@@ -89,7 +98,7 @@ function leaseCalls(calls: Map<string, number>): Record<string, number> {
  * which begins on a later turn) and answers the lease and inbox calls made.
  */
 async function callsFor(
-  options: { voidAck?: boolean; plain?: boolean },
+  options: CountingOptions,
   ...messages: number[]
 ): Promise<Record<string, number>> {
   const { store, calls } = counting(options);
@@ -103,16 +112,25 @@ async function callsFor(
 }
 
 describe('drain: store calls per item', () => {
-  it('should take the lease with the first item and release with the count: 3 calls for one item', async () => {
-    expect(await callsFor({}, 1)).toEqual({
+  it('should take the lease with the first item and release it with the ack: 2 calls for one item', async () => {
+    expect(await callsFor({}, 1)).toEqual({ acquireConversation: 1, ackAndRelease: 1 });
+  });
+
+  it('should peek for the items after the first under the same lease, and release with the last ack', async () => {
+    expect(await callsFor({}, 1, 2)).toEqual({
+      acquireConversation: 1,
+      peekInbox: 1,
+      ackAndRelease: 2,
+    });
+  });
+
+  it('should release with the count after a plain ack (store without ackAndRelease)', async () => {
+    expect(await callsFor({ noAckRelease: true }, 1)).toEqual({
       acquireConversation: 1,
       ackInbox: 1,
       releaseConversation: 1,
     });
-  });
-
-  it('should peek for the items after the first under the same lease', async () => {
-    expect(await callsFor({}, 1, 2)).toEqual({
+    expect(await callsFor({ noAckRelease: true }, 1, 2)).toEqual({
       acquireConversation: 1,
       peekInbox: 1,
       ackInbox: 2,

@@ -31,21 +31,43 @@ const slowFlow = compileFlow(
 
 const client = acceptingClient();
 
-/** A drain over a memory store whose `slow` handler waits until the test releases it. */
-function setup() {
+/** Calls the `slow` handler twice in a row: the second call is another inbox item. */
+const twiceSlowFlow = compileFlow(
+  defineFlow({
+    id: 'twice-slow',
+    version: 1,
+    start: 'work',
+    states: {
+      work: {
+        call: { handler: 'slow', outcomes: { ok: 'again' }, onError: 'done', timeout: '10m' },
+      },
+      again: {
+        call: { handler: 'slow', outcomes: { ok: 'done' }, onError: 'done', timeout: '10m' },
+      },
+      done: { say: 'Done.', final: true },
+    },
+  }),
+);
+
+/**
+ * A drain over a memory store whose `slow` handler waits until the test releases it;
+ * `handlerStarted` resolves at its first call, `nextStart()` at the following one.
+ */
+function setup(flow = slowFlow) {
   const clock = new ManualClock(START);
   const store = new MemoryStore({ clock });
   let release: (result: HandlerResult) => void = () => undefined;
   let started: () => void = () => undefined;
   const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+  const nextStart = (): Promise<void> => new Promise<void>((resolve) => (started = resolve));
   const errors: unknown[] = [];
   const deps: EngineDeps = {
     client,
     store,
     clock,
     logger: silentLogger,
-    flows: new Map([[slowFlow.id, slowFlow]]),
-    entry: slowFlow,
+    flows: new Map([[flow.id, flow]]),
+    entry: flow,
     handlers: {
       slow: () =>
         new Promise<HandlerResult>((resolve) => {
@@ -91,6 +113,7 @@ function setup() {
     errors,
     enqueueInbound,
     handlerStarted,
+    nextStart,
     release: (result: HandlerResult) => release(result),
   };
 }
@@ -121,6 +144,31 @@ describe('createDrain lease heartbeat', () => {
     const stored = await t.store.getConversation(CONV);
     expect(stored?.value).toMatchObject({ state: 'done', ended: true });
     expect(await t.store.peekInbox(CONV, 10)).toEqual([]);
+  });
+
+  it('should keep renewing the lease for the next item after an ack that left items', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const t = setup(twiceSlowFlow);
+    await t.enqueueInbound();
+    const draining = t.drain(CONV);
+    await t.handlerStarted;
+    // The first call returns: its continuation is the next item (the ack leaves one).
+    const second = t.nextStart();
+    t.release({ outcome: 'ok' });
+    await second;
+    // The second call runs long: the heartbeat, restarted after that ack, renews.
+    for (let beat = 0; beat < 4; beat++) {
+      t.clock.advance(HEARTBEAT_MS);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      await Promise.resolve();
+    }
+    expect(await t.store.acquireLease(LEASE, 'owner-b', LEASE_MS, t.clock.now())).toBeUndefined();
+    t.release({ outcome: 'ok' });
+    await draining;
+    expect(t.errors).toEqual([]);
+    expect((await t.store.getConversation(CONV))?.value).toMatchObject({ state: 'done' });
+    // Released with the last ack: another owner takes it at once.
+    expect(await t.store.acquireLease(LEASE, 'owner-b', LEASE_MS, t.clock.now())).toBeDefined();
   });
 
   it('should stop without writing once another owner took the lease (fenced)', async () => {
