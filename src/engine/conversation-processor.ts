@@ -116,6 +116,8 @@ export class ConversationProcessor {
         return;
       }
       await run.apply(payload, item.id);
+      // Every path of apply ends with a save after its sends; this only makes sure.
+      await run.settleRecords();
       run.keepActor();
     } finally {
       run.dispose();

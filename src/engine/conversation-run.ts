@@ -173,6 +173,11 @@ export class ConversationRun {
     await this.#feed({ type: 'conversation.start', vars: event.vars });
   }
 
+  /** Waits for the send records written behind the sends of this run (see `SendJob.trail`). */
+  settleRecords(): Promise<void> {
+    return this.#effects.settleRecords();
+  }
+
   /** Hands the live actor to the cache: the stored document is the one it produced. */
   keepActor(): void {
     const live = this.#live;
@@ -514,6 +519,8 @@ export class ConversationRun {
   }
 
   async #save(): Promise<void> {
+    // The records of the sends before this save are written (a failure stops it here).
+    await this.#effects.settleRecords();
     const { doc, version } = this.#loaded;
     const flow = this.#flow();
     // The stored outbox of a machine that resets it at every event is left empty: what is

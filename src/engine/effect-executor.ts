@@ -27,6 +27,8 @@ export class EffectExecutor {
   readonly #deps: EngineDeps;
   readonly #conversationId: string;
   readonly #doc: ConversationDoc;
+  /** Writes of `accepted` send records not waited for yet (see `SendJob.trail`). */
+  #trailing: Promise<void>[] = [];
 
   constructor(deps: EngineDeps, conversationId: string, doc: ConversationDoc) {
     this.#deps = deps;
@@ -46,6 +48,17 @@ export class EffectExecutor {
       outcome,
     });
     return outcome;
+  }
+
+  /**
+   * Waits for the send records written behind the sends (see `SendJob.trail`); rejects
+   * with the first failure. Call before saving the document.
+   */
+  async settleRecords(): Promise<void> {
+    if (this.#trailing.length === 0) return;
+    const writes = this.#trailing;
+    this.#trailing = [];
+    await Promise.all(writes);
   }
 
   /** Sends held by the `wait` window rule, now that the contact wrote again. */
@@ -164,6 +177,11 @@ export class EffectExecutor {
       to: this.#doc.contact.phone,
       content,
       fresh,
+      trail: (write) => {
+        // Handled here so a failure is not unhandled before settleRecords sees it.
+        write.catch(() => undefined);
+        this.#trailing.push(write);
+      },
     });
   }
 

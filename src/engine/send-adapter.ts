@@ -40,6 +40,13 @@ export interface SendJob {
    * stored pending effects run without `fresh`). Skips the record lookup.
    */
   readonly fresh?: boolean;
+  /**
+   * Takes the write of the `accepted` record instead of waiting for it, so that it shares
+   * a round trip with the next send's `pending` record. The caller must wait for every
+   * write it took before it saves the document: until then a record may still say
+   * `pending`, which a retry treats as an unknown outcome (reconciled, never replayed).
+   */
+  readonly trail?: (write: Promise<void>) => void;
 }
 
 /**
@@ -105,12 +112,14 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
     await deps.store.putSend({ ...base, state: 'pending', startedAt, request });
     const result = await deps.client.send(request);
     if (result.status === 'accepted') {
-      await deps.store.putSend({
+      const recorded = deps.store.putSend({
         ...base,
         state: 'accepted',
         startedAt,
         messageId: result.messageId,
       });
+      if (job.trail === undefined) await recorded;
+      else job.trail(recorded);
       return { status: 'accepted', messageId: result.messageId };
     }
     if (result.status === 'unknown') {
