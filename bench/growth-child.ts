@@ -73,6 +73,7 @@ const WRITES = new Set([
   'putConversation',
   'enqueue',
   'ackInbox',
+  'ackAndRelease',
   'markSeen',
   'setValue',
   'putSend',
@@ -166,6 +167,11 @@ async function fill(): Promise<void> {
     // One event-loop turn: the batch shares one transaction (group commit).
     await Promise.all(writes);
   }
+  // Every item was acknowledged in the template: replayed, none may be left (a write
+  // method missing from WRITES would leave one per conversation for the sweeper).
+  const left = await store.conversationsWithInbox(1);
+  if (left.length > 0)
+    throw new Error(`the replayed writes left inbox items (${left[0] ?? ''}): see WRITES`);
   await store.close();
   const perConversation = JSON.parse(template) as Call[];
   process.stdout.write(
