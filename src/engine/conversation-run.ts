@@ -198,7 +198,9 @@ export class ConversationRun {
   async runPending(): Promise<void> {
     const doc = this.#doc;
     const todo = doc.pending.filter((e) => e.seq > doc.lastEffectSeq).sort((a, b) => a.seq - b.seq);
-    for (const [i, effect] of todo.entries()) {
+    for (let i = 0; i < todo.length; i++) {
+      const effect = todo[i];
+      if (effect === undefined) continue;
       await this.#effects.execute(effect, this.#fresh.delete(effect.seq));
       doc.lastEffectSeq = effect.seq;
       const last = i === todo.length - 1;

@@ -131,10 +131,16 @@ export function flushMemory(before: Vars | undefined, w: Work): void {
   }
 }
 
-/** Appends an effect with the next sequence number; returns that number. */
+/**
+ * Appends an effect with the next sequence number; returns that number. `draft` is a
+ * fresh literal at every call site, so it is completed in place: `{ ...draft, seq }` (a
+ * spread followed by a key the source lacks) takes V8's slow clone path, ~0.6 µs here.
+ */
 export function emit(w: Work, draft: EffectDraft): number {
   w.seq += 1;
-  w.outbox.push({ ...draft, seq: w.seq });
+  const effect = draft as EffectDraft & { seq: number };
+  effect.seq = w.seq;
+  w.outbox.push(effect);
   return w.seq;
 }
 
