@@ -86,6 +86,27 @@ export class ActorCache {
   }
 
   /**
+   * Gives back a document taken with {@link takeDoc} and left unchanged (still at the
+   * version of the kept actor's snapshot).
+   */
+  returnDoc(conversationId: string, loaded: { doc: ConversationDoc; version: number }): void {
+    const entry = this.#entries.get(conversationId);
+    if (entry !== undefined && entry.doc === undefined && entry.version === loaded.version)
+      entry.doc = loaded.doc;
+  }
+
+  /**
+   * The items `ids` of the conversation are acknowledged (gone from its inbox): the kept
+   * document no longer needs them in `applied`, which only bridges a save and its ack.
+   * Its next save writes the shorter list; a document read back from the store keeps all.
+   */
+  acked(conversationId: string, ids: readonly string[]): void {
+    const doc = this.#entries.get(conversationId)?.doc;
+    if (doc === undefined || doc.applied.length === 0) return;
+    doc.applied = doc.applied.filter((id) => !ids.includes(id));
+  }
+
+  /**
    * Keeps an actor whose persisted snapshot is now stored as `key` (most recent use), with
    * the document written at that version when given.
    */

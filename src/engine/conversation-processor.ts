@@ -29,6 +29,11 @@ export class ConversationProcessor {
     this.#actors = new ActorCache(actorCacheSize);
   }
 
+  /** The items `ids` were acknowledged: the kept document stops carrying them (see ActorCache). */
+  acked(conversationId: string, ids: readonly string[]): void {
+    this.#actors.acked(conversationId, ids);
+  }
+
   /** Stops the cached actors (the bot stopped). */
   clear(): void {
     this.#actors.clear();
@@ -113,6 +118,7 @@ export class ConversationProcessor {
           conversationId,
           itemId: item.id,
         });
+        this.#actors.returnDoc(conversationId, loaded);
         return;
       }
       await run.apply(payload, item.id);

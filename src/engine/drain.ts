@@ -64,10 +64,14 @@ export function createDrain(
     itemId: string,
     held: HeldLease,
   ): Promise<{ left: number | void; released: boolean }> => {
-    if (deps.store.ackAndRelease === undefined)
-      return { left: await deps.store.ackInbox(conversationId, [itemId]), released: false };
+    if (deps.store.ackAndRelease === undefined) {
+      const left = await deps.store.ackInbox(conversationId, [itemId]);
+      processor.acked(conversationId, [itemId]);
+      return { left, released: false };
+    }
     await held.stop();
     const left = await deps.store.ackAndRelease(conversationId, [itemId], owner);
+    processor.acked(conversationId, [itemId]);
     if (left > 0) held.restart();
     return { left, released: left === 0 };
   };

@@ -187,4 +187,49 @@ describe('live actors across processes', () => {
     expect(sentTexts(client)).toEqual(['A', 'B first', 'A', 'B third']);
     await bot.stop();
   });
+
+  it('should keep in applied only the items whose ack it has not seen', async () => {
+    const clock = new ManualClock(START);
+    const inner = new MemoryStore({ clock });
+    let failNextAck = false;
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
+        if (property !== 'ackAndRelease') return method;
+        return async (...args: unknown[]) => {
+          if (failNextAck) {
+            failNextAck = false;
+            throw new Error('injected: ack lost');
+          }
+          return method(...args);
+        };
+      },
+    });
+    const applied = async (): Promise<unknown> =>
+      ((await inner.getConversation('c1'))?.value as { applied?: string[] }).applied;
+    const client = acceptingClient();
+    const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
+    const first = n + 1;
+    for (const body of ['hello', 'first', 'second', 'third']) {
+      await bot.handle(text(body));
+      await bot.idle();
+    }
+    // Only the last item: every earlier one was acknowledged before the next save.
+    expect(await applied()).toEqual([`msg:m${first + 3}`]);
+    // An ack that fails: its item stays applied (and in the inbox) until an ack is seen.
+    failNextAck = true;
+    await bot.handle(text('fourth'));
+    await bot.idle();
+    expect(await applied()).toEqual([`msg:m${first + 4}`]);
+    expect((await inner.peekInbox('c1', 5)).map((i) => i.id)).toEqual([`msg:m${first + 4}`]);
+    // The next drain meets it first: recognised as applied (not answered again), acked.
+    await bot.handle(text('fifth'));
+    await bot.idle();
+    expect(sentTexts(client)).toEqual(['A', 'B first', 'A', 'B third', 'A', 'B fifth']);
+    expect(await applied()).toEqual([`msg:m${first + 5}`]);
+    expect(await inner.peekInbox('c1', 5)).toEqual([]);
+    await bot.stop();
+  });
 });
