@@ -66,13 +66,22 @@ export async function pipeline(
   };
 }
 
-/** Everything this benchmark measured. */
-export interface WebhookFigures {
+/** One round: echo and every store, each on a fresh target, back to back. */
+export interface WebhookRound {
   readonly echo: LoadFigures;
   readonly memory: PipelineFigures;
   /** The SQLite store (the durable default of `switchboard run`) on a fresh file. */
   readonly sqlite: PipelineFigures;
   readonly redis: PipelineFigures | undefined;
+}
+
+/** Everything this benchmark measured. */
+export interface WebhookFigures {
+  /**
+   * {@link ROUNDS} rounds; a ratio is taken within each round (same machine conditions)
+   * and the median round's ratio is reported: one pair alone swung by ±10 points here.
+   */
+  readonly rounds: readonly WebhookRound[];
   /** 2 Redis workers vs 1 (bench/scale-out.ts). */
   readonly scale: ScaleFigures | undefined;
   readonly fixedRate: {
@@ -82,6 +91,9 @@ export interface WebhookFigures {
     readonly redis: LoadFigures | undefined;
   };
 }
+
+/** Rounds of echo + every store (see {@link WebhookFigures.rounds}). */
+export const ROUNDS = 3;
 
 async function cleanup(prefix: string): Promise<void> {
   const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379');
@@ -105,58 +117,88 @@ async function fixedRate(target: Target, path: string, prefix: string): Promise<
   });
 }
 
-/** Runs the HTTP benchmarks; Redis ones are skipped (undefined) when Redis is unreachable. */
-export async function webhookThroughput(): Promise<WebhookFigures> {
-  const echoTarget = await spawnTarget('echo');
-  const echo = await runLoad({
-    url: echoTarget.url,
-    path: '/echo',
-    connections: CONNECTIONS,
-    durationSec: DURATION_SEC,
-    makeRequest: (n) => signedInboundCallback(n, CONVERSATIONS, Date.now(), 'echo'),
-  });
-  const echoFixed = await fixedRate(echoTarget, '/echo', 'echofixed');
-  await echoTarget.stop();
-
-  const memTarget = await spawnTarget('bot-memory');
-  const memory = await pipeline([memTarget], 'mem');
-  const memFixed = await fixedRate(memTarget, '/callbacks', 'memfixed');
-  await memTarget.stop();
-
+/**
+ * Drives one target mode on a fresh process (and state), its callbacks tagged `tag`; the
+ * fixed-rate run too when asked. `redisPrefix`: the Redis store's key prefix.
+ */
+async function storeRun(
+  mode: 'bot-memory' | 'bot-sqlite' | 'bot-redis',
+  tag: string,
+  fixed: boolean,
+  redisPrefix = '',
+): Promise<{ figures: PipelineFigures; fixed: LoadFigures | undefined }> {
   // A fresh state file per run, removed afterwards.
-  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-sqlite-'));
-  let sqlite: PipelineFigures;
-  let sqliteFixed: LoadFigures;
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-state-'));
+  const where =
+    mode === 'bot-sqlite' ? join(dir, 'state.db') : mode === 'bot-redis' ? redisPrefix : undefined;
   try {
-    const sqliteTarget = await spawnTarget('bot-sqlite', join(dir, 'state.db'));
-    sqlite = await pipeline([sqliteTarget], 'sql');
-    sqliteFixed = await fixedRate(sqliteTarget, '/callbacks', 'sqlfixed');
-    await sqliteTarget.stop();
+    const target = await spawnTarget(mode, where);
+    const figures = await pipeline([target], tag);
+    const fixedFigures = fixed ? await fixedRate(target, '/callbacks', `${tag}fixed`) : undefined;
+    await target.stop();
+    return { figures, fixed: fixedFigures };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
 
-  let redis: PipelineFigures | undefined;
-  let scale: ScaleFigures | undefined;
-  let redisFixed: LoadFigures | undefined;
+/** Runs the HTTP benchmarks; Redis ones are skipped (undefined) when Redis is unreachable. */
+export async function webhookThroughput(): Promise<WebhookFigures> {
+  const rounds: WebhookRound[] = [];
+  let fixed: WebhookFigures['fixedRate'] | undefined;
   const run = `sb:bench:${randomUUID()}:`;
+  let redisUp = true;
   try {
-    const one = await spawnTarget('bot-redis', `${run}one:`);
-    redis = await pipeline([one], 'r1');
-    redisFixed = await fixedRate(one, '/callbacks', 'r1fixed');
-    await one.stop();
-    scale = await scaleOut(run);
-  } catch (error) {
-    process.stderr.write(`Redis benchmarks skipped: ${String(error)}\n`);
+    for (let r = 0; r < ROUNDS; r++) {
+      const first = r === 0;
+      const echoTarget = await spawnTarget('echo');
+      const echo = await runLoad({
+        url: echoTarget.url,
+        path: '/echo',
+        connections: CONNECTIONS,
+        durationSec: DURATION_SEC,
+        makeRequest: (n) => signedInboundCallback(n, CONVERSATIONS, Date.now(), `echo${r}`),
+      });
+      const echoFixed = first ? await fixedRate(echoTarget, '/echo', 'echofixed') : undefined;
+      await echoTarget.stop();
+      const memory = await storeRun('bot-memory', `mem${r}`, first);
+      const sqlite = await storeRun('bot-sqlite', `sql${r}`, first);
+      let redis: Awaited<ReturnType<typeof storeRun>> | undefined;
+      if (redisUp) {
+        try {
+          redis = await storeRun('bot-redis', `r${r}`, first, `${run}r${r}:`);
+        } catch (error) {
+          redisUp = false;
+          process.stderr.write(`Redis benchmarks skipped: ${String(error)}\n`);
+        }
+      }
+      rounds.push({ echo, memory: memory.figures, sqlite: sqlite.figures, redis: redis?.figures });
+      if (
+        first &&
+        echoFixed !== undefined &&
+        memory.fixed !== undefined &&
+        sqlite.fixed !== undefined
+      )
+        fixed = {
+          echo: echoFixed,
+          memory: memory.fixed,
+          sqlite: sqlite.fixed,
+          redis: redis?.fixed,
+        };
+    }
   } finally {
     await cleanup(run).catch(() => undefined);
   }
-  return {
-    echo,
-    memory,
-    sqlite,
-    redis,
-    scale,
-    fixedRate: { echo: echoFixed, memory: memFixed, sqlite: sqliteFixed, redis: redisFixed },
-  };
+  let scale: ScaleFigures | undefined;
+  if (redisUp) {
+    try {
+      scale = await scaleOut(run);
+    } catch (error) {
+      process.stderr.write(`Redis scale-out skipped: ${String(error)}\n`);
+    } finally {
+      await cleanup(run).catch(() => undefined);
+    }
+  }
+  if (fixed === undefined) throw new Error('the first round did not measure the fixed rate');
+  return { rounds, scale, fixedRate: fixed };
 }
