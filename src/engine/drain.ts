@@ -16,12 +16,15 @@ export const HEARTBEAT_MS = LEASE_MS / 3;
 
 /**
  * Drains a conversation's inbox in order under its lease (`conv:<id>`): wait for a turn
- * of the optional {@link TurnGate}, take the lease together with the first item (one call
- * where the store has `acquireConversation`), process it, ack it (the ack says how many
- * are left: none ends the loop without another peek), and for each further item wait for
- * a turn and peek; release, learning how many items wait (one call where the store has
- * `releaseConversation`), and go again when some do (an item enqueued while releasing is
- * not lost). Another process holding the lease means "not now": the sweeper comes back.
+ * of the optional {@link TurnGate}, take the lease together with the first item and the
+ * document's version (one call where the store has `acquireConversation`), process it,
+ * ack it (the ack says how many are left: none ends the loop without another peek; where
+ * the store has `ackAndRelease`, that same call releases the lease), and for each further
+ * item wait for a turn and peek. Without `ackAndRelease`: release, learning how many items
+ * wait (one call where the store has `releaseConversation`), and go again when some do (an
+ * item enqueued while releasing is not lost); with it, an item enqueued after the release
+ * finds the lease free and its own wake-up drains it. Another process holding the lease
+ * means "not now": the sweeper comes back.
  * The lease is renewed by a heartbeat and, in clock time, before an item when a third of
  * it has passed; losing it (another token) stops the drain (writes are fenced anyway).
  */
