@@ -147,7 +147,7 @@ if (runs('webhook')) {
             r.cpu.wallSec,
         ),
       );
-      return `worker${w === 2 ? 's' : ''} ${workers}, stub ${per1k(w, (r) => r.cpu.stub)}, load gen ${per1k(w, (r) => r.cpu.loadGenerator)}, redis ${per1k(w, (r) => r.cpu.redis)} µs/msg; ${f(med(pick(w).map((r) => r.redisCommandsPerMessage)), 1)} Redis cmds/msg; rest of machine ${f(others, 2)} cores`;
+      return `worker${w === 2 ? 's' : ''} ${workers}, stub ${per1k(w, (r) => r.cpu.stub)}, load gen ${per1k(w, (r) => r.cpu.loadGenerator)}, redis ${per1k(w, (r) => r.cpu.redis)} µs/msg; ${f(med(pick(w).map((r) => r.redisCommandsPerMessage)), 1)} Redis cmds/msg; rest of machine ${f(others, 2)} cores${w === 2 ? `; items taken over from the other worker ${f(med(pick(w).map((r) => r.crossWorker)))}` : ''}`;
     };
     const once = runs.map((r) => r.exactlyOnce);
     const twoOnce = pick(2).map((r) => r.exactlyOnce);

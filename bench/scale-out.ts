@@ -80,6 +80,8 @@ export interface ScaleRun {
   readonly figures: PipelineFigures;
   readonly cpu: CpuSplit;
   readonly redisCommandsPerMessage: number;
+  /** Items a worker processed that the other worker acknowledged (its sweep took them over). */
+  readonly crossWorker: number;
   readonly exactlyOnce: ExactlyOnce;
   /** Callbacks that had to be built during the window (the prepared ones ran out). */
   readonly builtLate: number;
@@ -317,6 +319,13 @@ async function oneRun(
         wallSec,
       },
       redisCommandsPerMessage: (calls1 - calls0) / Math.max(1, processed),
+      // Items a worker processed beyond the callbacks it acknowledged itself: taken over
+      // from the other worker (its periodic inbox sweep found them waiting).
+      crossWorker: after.reduce(
+        (sum, a, i) =>
+          sum + Math.max(0, a.events - (before[i]?.events ?? 0) - (loads[i]?.ok2xx ?? 0)),
+        0,
+      ),
       exactlyOnce,
       builtLate,
     };
