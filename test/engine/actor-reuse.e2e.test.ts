@@ -91,51 +91,55 @@ describe('live actors across processes', () => {
     });
   }
 
-  it('should not read back the document it wrote itself, and see one written by another', async () => {
+  /** A bot on a counting store (see countingStore) that answered three messages. */
+  async function afterThree(plain: boolean) {
     const clock = new ManualClock(START);
-    const { inner, store, calls } = countingStore(clock, true);
+    const counted = countingStore(clock, plain);
     const client = acceptingClient();
-    const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
+    const bot = createBot({
+      flows: [pingPong],
+      api: { client },
+      clock,
+      store: counted.store,
+      tickMs: 0,
+    });
     for (const body of ['hello', 'first', 'second']) {
       await bot.handle(text(body));
       await bot.idle();
     }
     expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
-    // Read once (absent: the first message); then only asked whether it changed.
-    expect(calls.get('getConversation')).toBe(1);
-    expect(calls.get('getConversationIfChanged')).toBe(2);
+    return { ...counted, client, bot };
+  }
 
-    await takeOver(inner);
-    await bot.handle(text('third'));
-    await bot.idle();
-    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
-    expect((await bot.inspect('c1'))?.humanOwned).toBe(true);
-    await bot.stop();
+  /** Another writer takes the conversation over; the bot's next message is not answered. */
+  async function thirdAfterTakeover(t: Awaited<ReturnType<typeof afterThree>>): Promise<void> {
+    await takeOver(t.inner);
+    await t.bot.handle(text('third'));
+    await t.bot.idle();
+    expect(sentTexts(t.client)).toEqual(['A', 'B first', 'A']);
+  }
+
+  it('should not read back the document it wrote itself, and see one written by another', async () => {
+    const t = await afterThree(true);
+    // Read once (absent: the first message); then only asked whether it changed.
+    expect(t.calls.get('getConversation')).toBe(1);
+    expect(t.calls.get('getConversationIfChanged')).toBe(2);
+    await thirdAfterTakeover(t);
+    expect((await t.bot.inspect('c1'))?.humanOwned).toBe(true);
+    await t.bot.stop();
   });
 
   it('should take the document version with the lease and ask nothing more while it is its own', async () => {
-    const clock = new ManualClock(START);
-    const { inner, store, calls } = countingStore(clock, false);
-    const client = acceptingClient();
-    const bot = createBot({ flows: [pingPong], api: { client }, clock, store, tickMs: 0 });
-    for (const body of ['hello', 'first', 'second']) {
-      await bot.handle(text(body));
-      await bot.idle();
-    }
-    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
+    const t = await afterThree(false);
     // acquireConversation said "no document", then each time the version it wrote itself.
-    expect(calls.get('acquireConversation')).toBe(3);
-    expect(calls.get('getConversation')).toBeUndefined();
-    expect(calls.get('getConversationIfChanged')).toBeUndefined();
-
-    await takeOver(inner);
-    await bot.handle(text('third'));
-    await bot.idle();
+    expect(t.calls.get('acquireConversation')).toBe(3);
+    expect(t.calls.get('getConversation')).toBeUndefined();
+    expect(t.calls.get('getConversationIfChanged')).toBeUndefined();
+    await thirdAfterTakeover(t);
     // Another version than its own: read once, and the takeover holds.
-    expect(calls.get('getConversation')).toBe(1);
-    expect(sentTexts(client)).toEqual(['A', 'B first', 'A']);
-    expect((await bot.inspect('c1'))?.humanOwned).toBe(true);
-    await bot.stop();
+    expect(t.calls.get('getConversation')).toBe(1);
+    expect((await t.bot.inspect('c1'))?.humanOwned).toBe(true);
+    await t.bot.stop();
   });
 
   it('should store the outbox empty while its effects wait in pending', async () => {
