@@ -233,8 +233,8 @@ export interface Store {
    * Optional: removes the items with these ids from the inbox as {@link ackInbox} does
    * and, when that leaves it empty, releases the lease `conv:<conversationId>` of `owner`
    * as {@link releaseLease} does, in one atomic call. Resolves with the number of items
-   * left (0: the lease was released; more: it is still held). A store without it is
-   * asked `ackInbox`, then `releaseConversation` or `releaseLease`.
+   * left (0: the lease, if `owner` held it, was released; more: it is kept). A store
+   * without it is asked `ackInbox`, then `releaseConversation` or `releaseLease`.
    */
   ackAndRelease?(conversationId: string, ids: readonly string[], owner: string): Promise<number>;
 
