@@ -221,10 +221,18 @@ export class RedisStore implements Store {
       aNumber,
     );
     if (left > 0) return left;
-    // The inbox set is another slot, so it cannot be in the script. Remove, then look
-    // again: an enqueue that slipped in between is put back (by us or by itself).
+    return this.#unlistEmptied(conversationId);
+  }
+
+  /**
+   * Cluster path, after an ack emptied a conversation's inbox: the set of conversations
+   * with an inbox is another slot, so no script can update it with the inbox. Remove, then
+   * look again: an enqueue that slipped in between is put back (by us or by itself).
+   * Answers the inbox's size after that look.
+   */
+  async #unlistEmptied(conversationId: string): Promise<number> {
     await this.#redis.zrem(this.#keys.inboxes, conversationId);
-    const now = await this.#redis.zcard(keys.inbox);
+    const now = await this.#redis.zcard(this.#keys.conversation(conversationId).inbox);
     if (now > 0)
       await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
     return now;
@@ -372,14 +380,9 @@ export class RedisStore implements Store {
     ttlMs: number,
     now: number,
   ): Promise<Lease | undefined> {
-    if (owner === '') throw new RangeError('A lease owner must not be empty');
     const key = this.#keys.lease(name);
-    const expiresAt = now + ttlMs;
-    const reply = await scripts.acquireLease.run(
-      this.#redis,
-      [key],
-      [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
-    );
+    const { args, expiresAt } = leaseArgs(owner, ttlMs, now);
+    const reply = await scripts.acquireLease.run(this.#redis, [key], args);
     const token = validateStored(key, reply, leaseTokenReply);
     return token === null ? undefined : { name, owner, token, expiresAt };
   }
@@ -398,13 +401,12 @@ export class RedisStore implements Store {
     ttlMs: number,
     now: number,
   ): Promise<AcquiredConversation | undefined> {
-    if (owner === '') throw new RangeError('A lease owner must not be empty');
     const keys = this.#keys.conversation(conversationId);
-    const expiresAt = now + ttlMs;
+    const { args, expiresAt } = leaseArgs(owner, ttlMs, now);
     const reply = await scripts.acquireConversation.run(
       this.#redis,
       [keys.lease, keys.inbox, keys.inboxItems, keys.doc],
-      [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
+      args,
     );
     const taken = validateStored(keys.lease, reply, acquiredConversationReply);
     if (taken === null) return undefined;
@@ -456,11 +458,9 @@ export class RedisStore implements Store {
       inboxCountReply,
     );
     if (left > 0) return left;
-    // The set of conversations with an inbox is another slot: as in ackInbox. An item
-    // enqueued after the script is the enqueuer's to schedule (the lease is free).
-    await this.#redis.zrem(this.#keys.inboxes, conversationId);
-    if ((await this.#redis.zcard(keys.inbox)) > 0)
-      await this.#redis.zadd(this.#keys.inboxes, 'NX', this.#clock.now(), conversationId);
+    // The count the script saw is the answer: the lease went with it, and an item enqueued
+    // since is the enqueuer's to schedule.
+    await this.#unlistEmptied(conversationId);
     return 0;
   }
 
@@ -468,6 +468,23 @@ export class RedisStore implements Store {
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/**
+ * The ARGV of a lease-taking script (owner, now, expiry, real TTL with the grace) and the
+ * lease's expiry. An empty owner is refused (it means "released" in the hash).
+ */
+function leaseArgs(
+  owner: string,
+  ttlMs: number,
+  now: number,
+): { args: (string | number)[]; expiresAt: number } {
+  if (owner === '') throw new RangeError('A lease owner must not be empty');
+  const expiresAt = now + ttlMs;
+  return {
+    args: [owner, now, expiresAt, Math.max(1, Math.ceil(ttlMs)) + LEASE_GRACE_MS],
+    expiresAt,
+  };
 }
 
 /** Real TTL of a key whose logical expiry is `ttlMs` away: always positive. */
