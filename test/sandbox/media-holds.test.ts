@@ -61,6 +61,9 @@ describe('sandbox media downloads: per-download holds and 8 streams per key and 
     const path = mediaPath(ADA, 'y'.repeat(1_000));
     h.sandbox.control.holdDownloads({ count: 8 });
     const aborts: AbortController[] = [];
+    // Kept referenced: undici cancels the body of a garbage-collected Response, which
+    // would end a held download before the test aborts it (a flake under the full suite).
+    const open: Response[] = [];
     for (let i = 0; i < 8; i++) {
       const controller = new AbortController();
       aborts.push(controller);
@@ -69,6 +72,7 @@ describe('sandbox media downloads: per-download holds and 8 streams per key and 
         signal: controller.signal,
       });
       expect(res.status).toBe(200);
+      open.push(res);
     }
     expect((await h.call(path)).status).toBe(429);
     aborts[0]!.abort();
@@ -78,6 +82,7 @@ describe('sandbox media downloads: per-download holds and 8 streams per key and 
     expect((await next.text()).length).toBe(1_000);
     for (const a of aborts) a.abort();
     await eventually(() => h.sandbox.control.downloadHolds()[0]?.waiting === 0);
+    open.length = 0; // referenced until here
   });
 
   it('should manage holds through the control routes', async () => {
