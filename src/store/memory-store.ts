@@ -18,7 +18,7 @@ import {
 } from './store.js';
 import { parseStored, storedSendSchema } from './redis-store-schemas.js';
 import { asError } from './store-data-error.js';
-import { assertSortKey, compactString, fromJson, toJson } from './to-json.js';
+import { assertSortKey, compactString, fromJson, jsonCopy, toJson } from './to-json.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -43,7 +43,8 @@ interface StoredSend {
 interface StoredInboxItem {
   readonly id: string;
   readonly sortKey: number;
-  readonly json: string;
+  /** The payload's own copy ({@link jsonCopy}); each peek gets another. */
+  readonly payload: unknown;
 }
 
 interface StoredValue {
@@ -156,8 +157,8 @@ export class MemoryStore implements Store {
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
     return run(() => {
       assertSortKey(item);
-      // Transient (acknowledged moments later): kept as stringify made it, not compacted.
-      const json = toJson(item.payload, `inbox item ${item.id}`);
+      // Transient (acknowledged moments later): kept as a copy of the data, not as JSON.
+      const payload = jsonCopy(item.payload, `inbox item ${item.id}`);
       const now = this.#clock.now();
       if (!this.#seen.addIfAbsent(inboxSeenKey(conversationId, item.id), now, now + dedupTtlMs)) {
         return false;
@@ -172,7 +173,7 @@ export class MemoryStore implements Store {
         if ((inbox[mid]?.sortKey ?? 0) <= item.sortKey) lo = mid + 1;
         else hi = mid;
       }
-      inbox.splice(lo, 0, { id: item.id, sortKey: item.sortKey, json });
+      inbox.splice(lo, 0, { id: item.id, sortKey: item.sortKey, payload });
       this.#inboxes.set(conversationId, inbox);
       return true;
     });
@@ -355,7 +356,11 @@ export class MemoryStore implements Store {
   #peek(conversationId: string, limit: number): InboxItem[] {
     return (this.#inboxes.get(conversationId) ?? [])
       .slice(0, Math.max(0, limit))
-      .map((e) => ({ id: e.id, sortKey: e.sortKey, payload: fromJson(e.json) }));
+      .map((e) => ({
+        id: e.id,
+        sortKey: e.sortKey,
+        payload: jsonCopy(e.payload, `inbox item ${e.id}`),
+      }));
   }
 
   #acquire(name: string, owner: string, ttlMs: number, now: number): Lease | undefined {
