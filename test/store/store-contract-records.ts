@@ -83,6 +83,18 @@ export function recordContract(ctx: ContractContext): void {
       read.state = 'failed';
       expect((await store().getSend('c1:2'))?.state).toBe('pending');
     });
+
+    it('should keep its own copy of a record, nested request included', async () => {
+      const request = { to: '+15550001', text: { body: 'hi' } };
+      await store().putSend(send(3, { state: 'accepted', messageId: 'wamid.3', request }));
+      request.text.body = 'changed by the writer';
+      const found = (await store().findSendByMessageId('wamid.3')) as { request: typeof request };
+      found.request.text.body = 'changed by a reader';
+      expect((await store().getSend('c1:3'))?.request).toEqual({
+        to: '+15550001',
+        text: { body: 'hi' },
+      });
+    });
   });
 
   describe('leases', () => {
