@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { z } from 'zod';
 import type { EngineEventsFigures } from './engine-events.js';
+import { benchScript } from './child-script.js';
 
 const Figures = z.object({
   events: z.number(),
@@ -27,9 +28,7 @@ export function engineEventsFresh(
     execFile(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'bench/engine-events-child.ts',
+        ...benchScript('engine-events-child'),
         String(events),
         String(conversations),
         String(rounds),

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { median, percentile } from './stats.js';
+import { benchScript } from './child-script.js';
 
 const FillFigures = z.object({
   conversations: z.number(),
@@ -70,7 +71,7 @@ function child<T>(schema: z.ZodType<T>, args: readonly string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'bench/growth-child.ts', ...args],
+      ['--expose-gc', ...benchScript('growth-child'), ...args],
       { maxBuffer: 16 << 20 },
       (error, stdout) => {
         if (error !== null)

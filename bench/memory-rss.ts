@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { z } from 'zod';
+import { benchScript } from './child-script.js';
 
 const Figures = z.object({
   conversations: z.number(),
@@ -24,7 +25,7 @@ export function memoryRss(conversations = 100_000): Promise<MemoryFigures> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'bench/memory-rss-child.ts', String(conversations)],
+      ['--expose-gc', ...benchScript('memory-rss-child'), String(conversations)],
       { maxBuffer: 1 << 20 },
       (error, stdout) => {
         if (error !== null)

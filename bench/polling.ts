@@ -23,6 +23,7 @@ import { BUDGETS } from '../src/core/limits.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { serveCounted, type AnsweredRequest } from './counted-sandbox.js';
 import { percentile } from './stats.js';
+import { benchScript } from './child-script.js';
 
 const Line = z.union([
   z.object({ ready: z.literal(true), leader: z.boolean() }),
@@ -98,7 +99,7 @@ export async function polling(
   const dir = mkdtempSync(join(tmpdir(), 'sb-poll-'));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/polling-child.ts', `${options.intervalMs}ms`, join(dir, 'state.db')],
+    [...benchScript('polling-child'), `${options.intervalMs}ms`, join(dir, 'state.db')],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: {

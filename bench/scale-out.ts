@@ -342,7 +342,7 @@ async function stubCpu(stubUrl: string): Promise<number> {
 /** Alternates 1 and 2 workers for {@link ROUNDS} rounds; keys under `run` (caller cleans). */
 export async function scaleOut(run: string): Promise<ScaleFigures> {
   const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379');
-  const stub = await startStubProcess('bench/lean-stub-server.ts');
+  const stub = await startStubProcess('lean-stub-server');
   try {
     const rounds: Array<{ one: ScaleRun; two: ScaleRun }> = [];
     for (let r = 0; r < ROUNDS; r++) {

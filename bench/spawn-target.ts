@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { benchScript } from './child-script.js';
 
 const Ready = z.object({ url: z.string() });
 const Stats = z.object({
@@ -36,9 +37,7 @@ export async function spawnTarget(
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
-      '--import',
-      'tsx',
-      'bench/target-server.ts',
+      ...benchScript('target-server'),
       mode,
       ...(prefix === undefined ? [] : [prefix]),
     ],

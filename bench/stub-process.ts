@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { benchScript } from './child-script.js';
 
 const Ready = z.object({ url: z.string() });
 const Sends = z.object({ sends: z.number(), connections: z.number() });
@@ -16,11 +17,11 @@ export interface StubProcess {
 /**
  * Starts the stub API as its own process, like the real, remote API: the bot under test
  * does not carry the API server's work on its event loop. It exits when its stdin
- * closes (the parent died or stopped it). `script`: the stub to run (default the
- * `http.Server` one; `bench/lean-stub-server.ts` is the lean, recording one).
+ * closes (the parent died or stopped it). `script`: the bench script to run (default the
+ * `http.Server` one; `'lean-stub-server'` is the lean, recording one).
  */
-export async function startStubProcess(script = 'bench/stub-api-server.ts'): Promise<StubProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+export async function startStubProcess(script = 'stub-api-server'): Promise<StubProcess> {
+  const child = spawn(process.execPath, benchScript(script), {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
