@@ -303,8 +303,9 @@ const table = [
       `| ${r.figure} | ${r.measured} | ${r.target} | ${r.pass === undefined ? '' : r.pass ? 'yes' : 'NO'} |`,
   ),
 ].join('\n');
-const method = `Method: every HTTP target runs in its own process, with the stub API in another; autocannon (32 connections,
-4 s) drives the bare express JSON echo route and the signed-callback route with identical settings in the same run;
+const method = `Method: the code measured is compiled JavaScript (\`tsc -p bench/tsconfig.json\` into .bench-build/, run by plain
+node in every process), as the installed package runs; every HTTP target runs in its own process, with the stub API in
+another; autocannon (32 connections, 4 s) drives the bare express JSON echo route and the signed-callback route with identical settings in the same run;
 every callback is a distinct signed \`message.received\` for one of 2,000 conversations. Stores: memory; SQLite on a
 fresh state file per run (deleted afterwards); Redis (its own key prefix, removed afterwards). End-to-end = inbound
 messages fed to the machine and their sends done (stub API answering 202, budgets off) per second of load + drain.
