@@ -13,6 +13,3 @@ export function benchScript(name: string): string[] {
     return [fileURLToPath(new URL(`./${name}.js`, import.meta.url))];
   return ['--import', 'tsx', fileURLToPath(new URL(`./${name}.ts`, import.meta.url))];
 }
-
-/** Whether this benchmark runs compiled (`npm run bench`) rather than through tsx. */
-export const compiledBench = import.meta.url.endsWith('.js');
