@@ -55,12 +55,12 @@ function copyPlain(value: unknown, depth: number): unknown {
       if (value === null) return null;
       if (depth >= COPY_MAX_DEPTH) return NEEDS_JSON;
       if (Array.isArray(value)) {
-        const out: unknown[] = new Array<unknown>(value.length);
+        const out: unknown[] = [];
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
           const copy = item === undefined ? null : copyPlain(item, depth + 1);
           if (copy === NEEDS_JSON) return NEEDS_JSON;
-          out[i] = copy;
+          out.push(copy);
         }
         return out;
       }
