@@ -69,19 +69,34 @@ export interface OpenStateFileOptions {
    * 3.99 with 64, 3.49–3.72 with 128, for a peak RSS of ~215 → ~235 MB.
    */
   readonly cacheMb?: number;
+  /**
+   * The WAL file is cut back to this many MiB (default {@link DEFAULT_WAL_LIMIT_MB}) when
+   * it starts over after a checkpoint has caught up (SQLite's `journal_size_limit`).
+   * Without a limit it keeps the size of the busiest burst for as long as the process
+   * runs (measured: 167 MB after 5 s of writes at full speed, still 167 MB once idle).
+   */
+  readonly walLimitMb?: number;
 }
 
 /** Default page cache of a state file, in MiB. */
 export const DEFAULT_CACHE_MB = 128;
+
+/** Default size, in MiB, the WAL file is cut back to once it starts over. */
+export const DEFAULT_WAL_LIMIT_MB = 64;
+
+function positiveMb(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0)
+    throw new RangeError(`SqliteStore ${name} must be a positive number of MiB, got ${value}`);
+  return value;
+}
 
 /**
  * Opens (creating it and its folder) a state file for this process alone, with the
  * schema in place. Throws {@link StateFileLockedError} when another process holds it.
  */
 export function openStateFile(path: string, options: OpenStateFileOptions = {}): Database.Database {
-  const cacheMb = options.cacheMb ?? DEFAULT_CACHE_MB;
-  if (!Number.isFinite(cacheMb) || cacheMb <= 0)
-    throw new RangeError(`SqliteStore cacheMb must be a positive number of MiB, got ${cacheMb}`);
+  const cacheMb = positiveMb('cacheMb', options.cacheMb ?? DEFAULT_CACHE_MB);
+  const walLimitMb = positiveMb('walLimitMb', options.walLimitMb ?? DEFAULT_WAL_LIMIT_MB);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const key = path === ':memory:' ? undefined : resolve(path);
   if (key !== undefined && openHere.has(key)) throw new StateFileLockedError(path);
@@ -91,6 +106,7 @@ export function openStateFile(path: string, options: OpenStateFileOptions = {}):
     db.exec('PRAGMA journal_mode = WAL');
     // Negative: a size in KiB, per connection (SQLite's default is 2 MB).
     db.exec(`PRAGMA cache_size = -${Math.max(1, Math.round(cacheMb * 1024))}`);
+    db.exec(`PRAGMA journal_size_limit = ${Math.round(walLimitMb * 2 ** 20)}`);
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('BEGIN IMMEDIATE');
     db.exec(SCHEMA);

@@ -263,4 +263,33 @@ describe('SqliteStore', () => {
       'SqliteStore cacheMb must be a positive number of MiB, got 0',
     );
   });
+
+  it('should cut the WAL file back to walLimitMb (64 MiB by default) once it starts over', async () => {
+    const limit = (store: SqliteStore): number =>
+      Number((store.database.prepare('PRAGMA journal_size_limit').raw().get() as [number])[0]);
+    const byDefault = new SqliteStore({ path: nextPath() });
+    expect(limit(byDefault)).toBe(64 * 2 ** 20);
+    await byDefault.close();
+    expect(() => new SqliteStore({ path: nextPath(), walLimitMb: -1 })).toThrow(
+      'SqliteStore walLimitMb must be a positive number of MiB, got -1',
+    );
+
+    const path = nextPath();
+    const store = new SqliteStore({ path, walLimitMb: 0.25 });
+    const walBytes = (): number => statSync(`${path}-wal`).size;
+    // A burst: group commits of 200 writes each, well past the limit (~1 MB of WAL).
+    for (let turn = 0; turn < 10; turn++)
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) => store.setValue(`k${turn}:${i}`, 'x'.repeat(400))),
+      );
+    expect(walBytes()).toBeGreaterThan(2 ** 20);
+    // Once the checkpointer has caught up, the next write starts the WAL over and cuts it.
+    const cut = await waitUntil(async () => {
+      await store.setValue('after', Date.now());
+      return walBytes() <= 0.25 * 2 ** 20;
+    }, 10_000);
+    expect(cut).toBe(true);
+    expect(await store.getValue('k9:199')).toBe('x'.repeat(400));
+    await store.close();
+  });
 });
