@@ -8,15 +8,21 @@
  * Format versions (`v`): 1 = no `v` field (written before exactly-once application: no
  * applied-item record, read as an empty one); 2 = `v: 2` with `applied`; 3 = a sub-flow
  * call `stack` (written only while a sub-flow runs, so that an older worker refuses the
- * document instead of dropping the stack). A document of a newer format than
- * {@link STORED_DOC_VERSION} is refused with an error saying so.
+ * document instead of dropping the stack); 4 = a compiled flow machine's snapshot stored
+ * compact (compact-snapshot.ts) and `state` left out when it is the snapshot's `value`.
+ * A document of a newer format than {@link STORED_DOC_VERSION} is refused with an error
+ * saying so.
  */
 import { z } from 'zod';
+import { compactSnapshot, expandSnapshot } from './compact-snapshot.js';
 import { ConversationDocSchema, type ConversationDoc } from './conversation-doc.js';
 import { ContactInfoSchema, EffectSchema, SendEffectSchema, VarsSchema } from './schemas.js';
 
 /** The stored format this code writes. */
-export const STORED_DOC_VERSION = 3;
+export const STORED_DOC_VERSION = 4;
+
+/** The format whose snapshot is compact and whose `state` may be left out. */
+const COMPACT_FORMAT = 4;
 
 const StoredDocSchema = ConversationDocSchema.extend({
   v: z.number().int().min(1).max(STORED_DOC_VERSION).exactOptional(),
@@ -49,9 +55,10 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
       error: `document format ${format} was written by a newer switchboard (this one reads up to ${STORED_DOC_VERSION}); upgrade every worker`,
     };
   }
-  const fast = readCommon(value);
+  const whole = format === COMPACT_FORMAT && isObject(value) ? expandDoc(value) : value;
+  const fast = readCommon(whole);
   if (fast !== undefined) return { status: 'valid', doc: fast };
-  const parsed = StoredDocSchema.safeParse(value);
+  const parsed = StoredDocSchema.safeParse(whole);
   if (!parsed.success) return { status: 'invalid', error: parsed.error.message };
   const { v: _format, contact, vars, pending, heldSends, applied, ...rest } = parsed.data;
   let context: z.infer<typeof SnapshotContextSchema>['context'] | undefined;
@@ -85,20 +92,23 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
 export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<string, unknown> {
   const context = objectAt(doc.snapshot, 'context');
   const stack = doc.stack ?? [];
+  const compact = compactSnapshot(doc.snapshot, dropOutbox);
   const stored: Record<string, unknown> = {
-    v: stack.length > 0 ? 3 : 2,
+    v: compact !== undefined ? COMPACT_FORMAT : stack.length > 0 ? 3 : 2,
     flowId: doc.flowId,
     flowVersion: doc.flowVersion,
     epoch: doc.epoch,
     lastEffectSeq: doc.lastEffectSeq,
     humanOwned: doc.humanOwned,
-    state: doc.state,
     ended: doc.ended,
-    snapshot:
-      dropOutbox && context !== undefined && isNonEmptyArray(context['outbox'])
-        ? { ...(doc.snapshot as object), context: { ...context, outbox: [] } }
-        : doc.snapshot,
   };
+  // Format 4 leaves the state out when the snapshot's value says it (a flat state).
+  if (compact === undefined || compact['value'] !== doc.state) stored['state'] = doc.state;
+  stored['snapshot'] =
+    compact ??
+    (dropOutbox && context !== undefined && isNonEmptyArray(context['outbox'])
+      ? { ...(doc.snapshot as object), context: { ...context, outbox: [] } }
+      : doc.snapshot);
   if (doc.lastInboundAt !== undefined) stored['lastInboundAt'] = doc.lastInboundAt;
   if (!sameContact(context?.['contact'], doc.contact)) stored['contact'] = doc.contact;
   if (!sameVars(context?.['vars'], doc.vars)) stored['vars'] = doc.vars;
@@ -107,6 +117,15 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
   if (stack.length > 0) stored['stack'] = stack;
   return stored;
+}
+
+/** A format-4 document made whole: its snapshot expanded, its state put back. */
+function expandDoc(value: Record<string, unknown>): Record<string, unknown> {
+  const snapshot = expandSnapshot(value['snapshot']);
+  const state = isObject(snapshot) ? snapshot['value'] : undefined;
+  return Object.hasOwn(value, 'state') || typeof state !== 'string'
+    ? { ...value, snapshot }
+    : { ...value, snapshot, state };
 }
 
 /**

@@ -108,7 +108,7 @@ describe('toStoredDoc / parseStoredDoc', () => {
     };
     const withStack = doc({ stack: [frame] });
     const storedStack = toStoredDoc(withStack, false);
-    expect(storedStack['v']).toBe(STORED_DOC_VERSION);
+    expect(storedStack['v']).toBe(3);
     expect(storedStack['stack']).toEqual([frame]);
     expect(parseStoredDoc(viaJson(storedStack))).toEqual({ status: 'valid', doc: withStack });
   });
