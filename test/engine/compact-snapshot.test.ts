@@ -202,7 +202,11 @@ describe('compact stored snapshots (document format 4)', () => {
     expect(bytes(compact)).toBeLessThan(bytes(persisted) * 0.7);
     const expanded = expandSnapshot(viaJson(compact));
     expect(expanded).toEqual(persisted);
-    expect(Object.keys(expanded as object).sort()).toEqual(Object.keys(persisted).sort());
+    // In the order XState and the machine write them: restored objects get the shapes
+    // (hidden classes) that fresh ones have (out of order, a restore cost ~15% more CPU).
+    const contextOf = (s: unknown): object => (s as { context: object }).context;
+    expect(Object.keys(expanded as object)).toEqual(Object.keys(persisted));
+    expect(Object.keys(contextOf(expanded))).toEqual(Object.keys(contextOf(persisted)));
     const restored = createActor(flow.machine, {
       snapshot: expanded as never,
       input: { conversationId: 'c1', contact },
