@@ -29,12 +29,9 @@ export class GroupCommit {
   >;
   /** The writes of the open group transaction (undefined: none open). */
   #group: PendingWrite[] | undefined;
-  /** Called after each successful commit, once its writes are told. */
-  readonly #afterCommit: () => void;
 
-  constructor(db: Database.Database, afterCommit: () => void = () => undefined) {
+  constructor(db: Database.Database) {
     this.#db = db;
-    this.#afterCommit = afterCommit;
     this.#sql = {
       begin: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),
@@ -75,7 +72,6 @@ export class GroupCommit {
       return;
     }
     for (const write of group) write.resolve(write.result);
-    this.#afterCommit();
   }
 
   #open(): void {

@@ -70,11 +70,10 @@ export interface OpenStateFileOptions {
    */
   readonly cacheMb?: number;
   /**
-   * The WAL file is kept near this many MiB (default {@link DEFAULT_WAL_LIMIT_MB}): past
-   * it, the writer checkpoints and starts it over (SqliteStore), and it is cut back to it
-   * when it starts over (SQLite's `journal_size_limit`). Without a limit it kept the size
-   * of the busiest burst for as long as the process ran (measured: 167 MB after 5 s of
-   * writes at full speed, still 167 MB once idle).
+   * The WAL file is cut back to this many MiB (default {@link DEFAULT_WAL_LIMIT_MB}) when
+   * it starts over after a checkpoint has caught up (SQLite's `journal_size_limit`).
+   * Without a limit it keeps the size of the busiest burst for as long as the process
+   * runs (measured: 167 MB after 5 s of writes at full speed, still 167 MB once idle).
    */
   readonly walLimitMb?: number;
 }

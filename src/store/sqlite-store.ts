@@ -1,8 +1,6 @@
-import { statSync } from 'node:fs';
 import type Database from 'libsql';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
-  DEFAULT_WAL_LIMIT_MB,
   HOLDER_BEAT_MS,
   beat,
   openStateFile,
@@ -50,10 +48,6 @@ export interface SqliteStoreOptions extends OpenStateFileOptions {
 /** Writes after which the checkpointer thread starts (small files never need one). */
 export const CHECKPOINTER_AFTER_WRITES = 256;
 
-/** The WAL's size is looked at after a commit at most this often (or every so many commits). */
-const WAL_CHECK_MS = 50;
-const WAL_CHECK_COMMITS = 16;
-
 /** Writes between two sweeps of expired rows. */
 const SWEEP_EVERY = 2000;
 /** A write of several statements (it needs a savepoint of its own). */
@@ -87,10 +81,6 @@ export class SqliteStore implements Store {
   #untilCheckpointer: number;
   #checkpointer: Checkpointer | undefined;
   readonly #onCheckpointError: (message: string) => void;
-  /** Past this many bytes the WAL is checkpointed and started over by the writer. */
-  readonly #walBound: number;
-  #walCheckedAt = 0;
-  #commitsUnchecked = 0;
 
   constructor(options: SqliteStoreOptions) {
     this.#path = options.path;
@@ -112,8 +102,7 @@ export class SqliteStore implements Store {
       prepared[name as keyof typeof STATEMENTS] = statement.reader ? statement.raw() : statement;
     }
     this.#sql = prepared;
-    this.#walBound = (options.walLimitMb ?? DEFAULT_WAL_LIMIT_MB) * 2 ** 20;
-    this.#group = new GroupCommit(this.#db, () => this.#boundWal());
+    this.#group = new GroupCommit(this.#db);
   }
 
   /** The open connection, for the budget journal that shares the file. */
@@ -407,32 +396,6 @@ export class SqliteStore implements Store {
     if (this.#untilCheckpointer > 0 && --this.#untilCheckpointer === 0)
       this.#checkpointer = startCheckpointer(this.#db, this.#path, this.#onCheckpointError);
     return written;
-  }
-
-  /**
-   * Keeps the WAL near `walLimitMb` under sustained writes. The checkpointer thread's
-   * passive checkpoints copy the WAL into the file but cannot start it over while commits
-   * keep coming (each lands during the checkpoint), so a busy file's WAL grew for as long
-   * as the load lasted (~450 MB after a 4-s webhook burst and its drain), and the sync of
-   * that WAL at the next checkpoint stalled the writer for 100+ ms. Past the bound, this
-   * writer checkpoints what the thread has not yet copied and restarts the WAL (RESTART:
-   * the next commit starts it over and cuts it to the limit). Looked at after a commit at
-   * most every {@link WAL_CHECK_MS} or {@link WAL_CHECK_COMMITS} commits.
-   */
-  #boundWal(): void {
-    if (this.#checkpointer === undefined) return;
-    const now = Date.now();
-    if (++this.#commitsUnchecked < WAL_CHECK_COMMITS && now - this.#walCheckedAt < WAL_CHECK_MS)
-      return;
-    this.#commitsUnchecked = 0;
-    this.#walCheckedAt = now;
-    try {
-      const wal = statSync(`${this.#path}-wal`, { throwIfNoEntry: false });
-      if (wal !== undefined && wal.size > this.#walBound)
-        this.#db.exec('PRAGMA wal_checkpoint(RESTART)');
-    } catch (error) {
-      this.#onCheckpointError(`WAL restart failed: ${asError(error).message}`);
-    }
   }
 
   #sweep(now: number): void {
