@@ -11,6 +11,8 @@
  * (a hand-written machine, a flow of an older context shape) is stored as it is.
  */
 
+import { initialRouting } from '../flows/machine-context.js';
+
 type Json = Record<string, unknown>;
 
 /**
@@ -36,13 +38,7 @@ const contextDefaults = (): Json => ({
   vars: {},
   ended: false,
   contact: undefined,
-  attempts: 0,
-  pending: null,
-  timer: null,
-  windows: [],
-  lastError: null,
-  failed: null,
-  humanOwned: false,
+  ...initialRouting(),
 });
 
 /** Reference values, only compared with (never handed out). */

@@ -12,7 +12,13 @@ import { FlowError } from './flow-error.js';
 import { autoTarget, enterState, leaveState, runtimeOf, type FlowRuntime } from './flow-runtime.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
 import { structuralDiagnostics } from './lint-structure.js';
-import { assignVars, flushMemory, toWork, type CompiledContext } from './machine-context.js';
+import {
+  assignVars,
+  flushMemory,
+  initialRouting,
+  toWork,
+  type CompiledContext,
+} from './machine-context.js';
 import { migrateSnapshot } from './migrate-snapshot.js';
 
 /** Name of the waiting pre-state (cannot clash: state names start with a letter). */
@@ -228,13 +234,7 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
       vars: { ...initialVars },
       ended: false,
       contact: input.contact,
-      attempts: 0,
-      pending: null,
-      timer: null,
-      windows: [],
-      lastError: null,
-      failed: null,
-      humanOwned: false,
+      ...initialRouting(),
       ...memoryOf(initialMemory, input.memory),
     }),
     states: states as never,

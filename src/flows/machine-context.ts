@@ -86,6 +86,28 @@ export interface Work {
   resumeAt?: string | null | undefined;
 }
 
+/** The routing fields of a compiled machine's context. */
+export type RoutingFields = Pick<
+  Work,
+  'attempts' | 'pending' | 'timer' | 'windows' | 'lastError' | 'failed' | 'humanOwned'
+>;
+
+/**
+ * The routing fields as a conversation starts (fresh objects each call). The compact
+ * stored snapshot (engine/compact-snapshot.ts) leaves out the fields still at these values.
+ */
+export function initialRouting(): RoutingFields {
+  return {
+    attempts: 0,
+    pending: null,
+    timer: null,
+    windows: [],
+    lastError: null,
+    failed: null,
+    humanOwned: false,
+  };
+}
+
 /** How many window routes are remembered. */
 const WINDOW_MEMORY = 6;
 
