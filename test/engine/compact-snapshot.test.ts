@@ -5,14 +5,7 @@ import { compactSnapshot, expandSnapshot } from '../../src/engine/compact-snapsh
 import { STORED_DOC_VERSION, parseStoredDoc, toStoredDoc } from '../../src/engine/stored-doc.js';
 import { compileFlow } from '../../src/flows/compile-flow.js';
 import { defineFlow } from '../../src/flows/define-flow.js';
-
-const contact = { phone: '+15551230001', id: 'ct1', name: 'Ada' };
-const send = {
-  kind: 'send' as const,
-  seq: 2,
-  content: { type: 'text', text: { body: 'hi' } },
-  window: { onClosed: 'wait' as const },
-};
+import { contact, send, viaJson } from './stored-doc-fixtures.js';
 
 /** A compiled flow machine's context at its initial values (compile-flow.ts). */
 function context(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -64,8 +57,6 @@ function doc(overrides: Partial<ConversationDoc> = {}): ConversationDoc {
   };
 }
 
-/** What the store does: a JSON round trip. */
-const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const bytes = (value: unknown): number => JSON.stringify(value).length;
 
 describe('compact stored snapshots (document format 4)', () => {

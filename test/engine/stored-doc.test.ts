@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationDoc } from '../../src/engine/conversation-doc.js';
 import { readFileSync } from 'node:fs';
 import { STORED_DOC_VERSION, parseStoredDoc, toStoredDoc } from '../../src/engine/stored-doc.js';
-
-const contact = { phone: '+15551230001', id: 'ct1', name: 'Ada' };
-const send = {
-  kind: 'send' as const,
-  seq: 2,
-  content: { type: 'text', text: { body: 'hi' } },
-  window: { onClosed: 'wait' as const },
-};
+import { contact, send, viaJson } from './stored-doc-fixtures.js';
 
 function doc(overrides: Partial<ConversationDoc> = {}): ConversationDoc {
   return {
@@ -36,9 +29,6 @@ function doc(overrides: Partial<ConversationDoc> = {}): ConversationDoc {
     ...overrides,
   };
 }
-
-/** What the store does: a JSON round trip. */
-const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 describe('toStoredDoc / parseStoredDoc', () => {
   it('should leave out what the snapshot holds and read the same document back', () => {
