@@ -57,6 +57,8 @@ export function compactSnapshot(snapshot: unknown, dropOutbox: boolean): Json | 
   const context = snapshot['context'];
   if (!isObject(context)) return undefined;
   if (!hasAll(snapshot, ENVELOPE_KEYS) || !hasAll(context, CONTEXT_KEYS)) return undefined;
+  // An own `__proto__` field (JSON can make one) could not be put back by assignment.
+  if (Object.hasOwn(snapshot, '__proto__') || Object.hasOwn(context, '__proto__')) return undefined;
   const outer = leaveOut(snapshot, ENVELOPE, 'context');
   outer['context'] = leaveOut(context, CONTEXT, dropOutbox ? 'outbox' : undefined);
   return outer;
@@ -81,7 +83,7 @@ function leaveOut(record: Json, reference: Json, skip: string | undefined): Json
   for (const key of Object.keys(record)) {
     if (key === skip) continue;
     const value = record[key];
-    const initial = reference[key];
+    const initial = Object.hasOwn(reference, key) ? reference[key] : undefined;
     if (initial === undefined || !atInitial(value, initial)) out[key] = value;
   }
   return out;

@@ -134,6 +134,9 @@ describe('compact stored snapshots (document format 4)', () => {
     const read = parseStoredDoc(viaJson(stored));
     expect(read).toStrictEqual({ status: 'valid', doc: other });
     expect(compactSnapshot({ value: 'a', context: context() }, false)).toBeUndefined();
+    // An own `__proto__` field (JSON can make one) is not compacted at all.
+    const proto = JSON.parse(JSON.stringify(snapshot()).replace('"seq"', '"__proto__":{},"seq"'));
+    expect(compactSnapshot(proto, false)).toBeUndefined();
     expect(compactSnapshot(null, false)).toBeUndefined();
     expect(compactSnapshot({ ...snapshot(), context: 'x' }, false)).toBeUndefined();
   });
