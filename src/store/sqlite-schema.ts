@@ -65,8 +65,9 @@ export interface OpenStateFileOptions {
   /**
    * SQLite's page cache in MiB (default {@link DEFAULT_CACHE_MB}; SQLite's own is 2 MB),
    * an upper bound: a small file uses only what it has. A million conversations make a
-   * 2.4 GB file; bench growth rows, handling p99 at 1M: 4.34–4.45 ms with 32 MiB (3 runs),
-   * 3.99 with 64, 3.49–3.72 with 128, for a peak RSS of ~215 → ~235 MB.
+   * 935 MB file (format-4 documents); bench growth rows on an earlier machine, handling p99
+   * at 1M: 4.34–4.45 ms with 32 MiB (3 runs), 3.99 with 64, 3.49–3.72 with 128, for a peak
+   * RSS of ~215 → ~235 MB.
    */
   readonly cacheMb?: number;
   /**
