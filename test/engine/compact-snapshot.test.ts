@@ -5,7 +5,7 @@ import { compactSnapshot, expandSnapshot } from '../../src/engine/compact-snapsh
 import { STORED_DOC_VERSION, parseStoredDoc, toStoredDoc } from '../../src/engine/stored-doc.js';
 import { compileFlow } from '../../src/flows/compile-flow.js';
 import { defineFlow } from '../../src/flows/define-flow.js';
-import { contact, send, viaJson } from './stored-doc-fixtures.js';
+import { contact, send, stackFrame, viaJson } from './stored-doc-fixtures.js';
 
 /** A compiled flow machine's context at its initial values (compile-flow.ts). */
 function context(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -157,13 +157,7 @@ describe('compact stored snapshots (document format 4)', () => {
   });
 
   it('should keep a sub-flow stack in format 4 and read it back', () => {
-    const frame = {
-      flowId: 'main',
-      flowVersion: 1,
-      snapshot: snapshot(),
-      state: 'x',
-      requestId: 'x#3',
-    };
+    const frame = stackFrame(snapshot());
     const withStack = doc({ stack: [frame] });
     const stored = toStoredDoc(withStack, false);
     expect(stored['v']).toBe(4);

@@ -11,3 +11,12 @@ export const send = {
 
 /** What the store does: a JSON round trip. */
 export const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+/** A sub-flow call frame waiting with the caller's `snapshot`. */
+export const stackFrame = (snapshot: unknown) => ({
+  flowId: 'main',
+  flowVersion: 1,
+  snapshot,
+  state: 'x',
+  requestId: 'x#3',
+});

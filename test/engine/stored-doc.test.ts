@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationDoc } from '../../src/engine/conversation-doc.js';
 import { readFileSync } from 'node:fs';
 import { STORED_DOC_VERSION, parseStoredDoc, toStoredDoc } from '../../src/engine/stored-doc.js';
-import { contact, send, viaJson } from './stored-doc-fixtures.js';
+import { contact, send, stackFrame, viaJson } from './stored-doc-fixtures.js';
 
 function doc(overrides: Partial<ConversationDoc> = {}): ConversationDoc {
   return {
@@ -89,13 +89,7 @@ describe('toStoredDoc / parseStoredDoc', () => {
     expect(stored['applied']).toEqual(['msg:m1', 'handler:c1:1:3']);
     expect(parseStoredDoc(viaJson(stored))).toEqual({ status: 'valid', doc: applied });
     expect(toStoredDoc(doc(), false)).not.toHaveProperty('applied');
-    const frame = {
-      flowId: 'main',
-      flowVersion: 1,
-      snapshot: { value: 'x' },
-      state: 'x',
-      requestId: 'x#3',
-    };
+    const frame = stackFrame({ value: 'x' });
     const withStack = doc({ stack: [frame] });
     const storedStack = toStoredDoc(withStack, false);
     expect(storedStack['v']).toBe(3);
