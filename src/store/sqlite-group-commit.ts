@@ -16,7 +16,10 @@ interface PendingWrite {
  * commit per turn instead of one per write (commits were half the bot's CPU). Reads on the
  * connection see the writes of the open group. A write that asks for a savepoint is undone
  * alone when it throws; a single statement is atomic by itself. A failed commit rejects
- * every write of its group.
+ * every write of its group. The group begins IMMEDIATE, taking the writer lock first: when
+ * another connection holds it (the checkpointer thread catching the WAL up), the group waits
+ * in the busy handler; a deferred one whose first statement read would fail at its first
+ * write with SQLITE_BUSY, as SQLite never waits to turn a read into a write.
  * @example
  * const group = new GroupCommit(db);
  * await group.write(() => insert.run(1), false);
@@ -33,7 +36,7 @@ export class GroupCommit {
   constructor(db: Database.Database) {
     this.#db = db;
     this.#sql = {
-      begin: db.prepare('BEGIN'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
       savepoint: db.prepare('SAVEPOINT write'),
       release: db.prepare('RELEASE write'),

@@ -360,6 +360,7 @@ export class SqliteStore implements Store {
     await this.#checkpointer?.stop();
     releaseStateFile(this.#db, this.#path);
     this.#db.close();
+    this.#checkpointer?.closeFile();
   }
 
   #row(statement: keyof typeof STATEMENTS, ...params: unknown[]): Row | undefined {

@@ -1,6 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
@@ -207,6 +216,87 @@ describe('SqliteStore', () => {
     };
     expect(await fill(true)).toEqual({ grew: true, auto: 0 });
     expect(await fill(false)).toEqual({ grew: false, auto: 1000 });
+  });
+
+  it('should wait for the writer lock held by another connection, even in a write that reads first', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    await store.putConversation('c1', { n: 1 }, 0);
+    // Another connection (as the checkpointer's FULL checkpoint does) holds the writer lock
+    // for a second. putConversation reads the document before it writes: in a deferred
+    // transaction that read would make the write fail at once with SQLITE_BUSY.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const Database = require('libsql');
+         const db = new Database(${JSON.stringify(path)});
+         db.exec('BEGIN IMMEDIATE'); console.log('locked');
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+         db.exec('COMMIT'); db.close();`,
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    expect(chunk.toString()).toContain('locked');
+    const started = Date.now();
+    expect(await store.putConversation('c1', { n: 2 }, 1)).toEqual({ status: 'ok', version: 2 });
+    expect(Date.now() - started).toBeGreaterThan(100);
+    await once(child, 'exit');
+    expect(await store.getConversation('c1')).toEqual({ value: { n: 2 }, version: 2 });
+    await store.close();
+  });
+
+  it('should start the WAL over while writes never pause, so that it stays near walLimitMb', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path, walLimitMb: 0.25 });
+    // The WAL header's checkpoint sequence (bytes 12-15) goes up each time the WAL starts over.
+    const header = Buffer.alloc(16);
+    const restarts = (): number => {
+      const fd = openSync(`${path}-wal`, 'r');
+      try {
+        return readSync(fd, header, 0, 16, 0) === 16 ? header.readUInt32BE(12) : 0;
+      } finally {
+        closeSync(fd);
+      }
+    };
+    let turn = 0;
+    for (; turn <= CHECKPOINTER_AFTER_WRITES / 50; turn++)
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.setValue(`k${i}`, turn)));
+    const first = restarts();
+    let biggest = 0;
+    const deadline = Date.now() + 10_000;
+    // Group after group with no pause between them: a passive checkpoint never catches up.
+    while (restarts() < first + 3 && Date.now() < deadline) {
+      const value = 'x'.repeat(400) + String(turn++);
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.setValue(`k${i}`, value)));
+      biggest = Math.max(biggest, statSync(`${path}-wal`).size);
+    }
+    expect(restarts()).toBeGreaterThanOrEqual(first + 3);
+    expect(await store.getValue('k49')).toBe('x'.repeat(400) + String(turn - 1));
+    await store.close();
+    expect(biggest).toBeGreaterThan(0.25 * 2 ** 20);
+  });
+
+  it("should close the checkpointer's own descriptor of the file with closeFile()", async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path, backgroundCheckpoints: false });
+    const open = (): number =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false; // closed while listed (readdir's own descriptor)
+        }
+      }).length;
+    const before = open();
+    const checkpointer = startCheckpointer(store.database, path);
+    expect(open()).toBe(before + 1);
+    await checkpointer.stop();
+    const stopped = open();
+    checkpointer.closeFile();
+    expect(open()).toBe(stopped - 1);
+    await store.close();
   });
 
   it('should give automatic checkpoints back when the checkpointer thread fails', async () => {
