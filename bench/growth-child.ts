@@ -237,10 +237,15 @@ async function measure(): Promise<void> {
     await bot.idle();
   };
   await feed(warmup, 'warm');
+  // The WAL's size, sampled while the timed messages go through (it should stay bounded).
+  let walPeak = walSize(file);
+  const walSampler = setInterval(() => (walPeak = Math.max(walPeak, walSize(file))), 200);
   measuring = true;
   const started = Date.now();
   await feed(messages, 'measured');
   const seconds = (Date.now() - started) / 1000;
+  clearInterval(walSampler);
+  walPeak = Math.max(walPeak, walSize(file));
   const memory = settledRss();
   const peak = process.resourceUsage().maxRSS * 1024;
   await bot.stop();
@@ -259,6 +264,7 @@ async function measure(): Promise<void> {
       rssMb: mb(memory.rss),
       peakRssMb: mb(peak),
       heapMb: mb(memory.heapUsed),
+      walPeakMb: mb(walPeak),
       latenciesMs: latencies.map((l) => Math.round(l * 1000) / 1000),
     })}\n`,
   );

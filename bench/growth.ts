@@ -33,6 +33,7 @@ const MeasureFigures = z.object({
   rssMb: z.number(),
   peakRssMb: z.number(),
   heapMb: z.number(),
+  walPeakMb: z.number(),
   latenciesMs: z.array(z.number()),
 });
 type MeasureFigures = z.infer<typeof MeasureFigures>;
@@ -55,6 +56,8 @@ export interface GrowthSize {
   readonly rssMb: number;
   /** Highest peak RSS of a serving process. */
   readonly peakRssMb: number;
+  /** Largest WAL file seen while timed messages went through (sampled every 200 ms). */
+  readonly walPeakMb: number;
   readonly ratePerSec: number;
 }
 
@@ -102,6 +105,7 @@ function pooled(
     maxMs: all.at(-1) ?? 0,
     rssMb: Math.max(...rounds.map((r) => r.rssMb)),
     peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)),
+    walPeakMb: Math.max(...rounds.map((r) => r.walPeakMb)),
     ratePerSec: rounds.reduce((s, r) => s + r.ratePerSec, 0) / rounds.length,
   };
 }

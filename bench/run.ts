@@ -282,7 +282,7 @@ if (runs('growth')) {
   const { small, large } = g;
   row(
     'growth: RSS serving 1,000,000 conversations (SQLite store)',
-    `peak ${f(large.peakRssMb)} MB, ${f(large.rssMb)} MB after GC (at 1k: peak ${f(small.peakRssMb)} MB); fill ${f(large.fill.fillSeconds, 1)} s, ${large.fill.writesPerConversation} writes/conversation, file ${f(large.fill.fileMb)} MB`,
+    `peak ${f(large.peakRssMb)} MB, ${f(large.rssMb)} MB after GC (at 1k: peak ${f(small.peakRssMb)} MB); fill ${f(large.fill.fillSeconds, 1)} s, ${large.fill.writesPerConversation} writes/conversation, file ${f(large.fill.fileMb)} MB; WAL at most ${f(large.walPeakMb)} MB while serving (at 1k: ${f(small.walPeakMb)} MB)`,
     '≤ 300 MB',
     large.peakRssMb <= 300,
   );
@@ -344,7 +344,8 @@ conversations/s here: 5 minutes for 1M). Each file is then served by a fresh pro
 SqliteStore (timer loop and sweeper on, like \`run\`), in-process API client, inbound messages at a fixed 250/s, each
 to a random stored conversation (500 warm-up, then 2,000 timed); latency = bot.handle called → the send answering
 that message done. 3 rounds per size, alternating 1k, 1M, 1k, 1M, …; p99 = median of the rounds' p99s (p50, max
-pooled); RSS = the 1M serving processes' peak (and after GC).`;
+pooled); RSS = the 1M serving processes' peak (and after GC); WAL = the largest size of the state file's WAL, sampled every
+200 ms while the timed messages go through.`;
 const doc = `# Benchmark results\n\nCommand: \`npm run bench\`${full ? '' : ` (BENCH_ONLY=${only.join(',')})`} (REDIS_URL=${process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'})\nDate: ${new Date().toISOString()}\nMachine: ${machine}\nTook: ${f((Date.now() - started) / 1000)} s\n\n${table}\n\n${method}\n`;
 if (full || process.env['BENCH_WRITE'] === '1') {
   // Sections written by hand below the generated part (from its first "## " heading on,
