@@ -17,9 +17,10 @@ interface PendingWrite {
  * connection see the writes of the open group. A write that asks for a savepoint is undone
  * alone when it throws; a single statement is atomic by itself. A failed commit rejects
  * every write of its group. The group begins IMMEDIATE, taking the writer lock first: when
- * another connection holds it (the checkpointer thread catching the WAL up), the group waits
- * in the busy handler; a deferred one whose first statement read would fail at its first
- * write with SQLITE_BUSY, as SQLite never waits to turn a read into a write.
+ * another connection holds it (a tool with the file open), the group waits in the busy
+ * handler; a deferred one whose first statement read would fail at its first write with
+ * SQLITE_BUSY, as SQLite never waits to turn a read into a write. Work that must run on
+ * the connection outside any transaction (the WAL catch-up) goes {@link betweenGroups}.
  * @example
  * const group = new GroupCommit(db);
  * await group.write(() => insert.run(1), false);
@@ -32,6 +33,8 @@ export class GroupCommit {
   >;
   /** The writes of the open group transaction (undefined: none open). */
   #group: PendingWrite[] | undefined;
+  /** Tasks that run on the connection once the open group has committed. */
+  #between: Array<() => void> = [];
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -62,6 +65,15 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * Runs `task` on the connection outside any transaction: now when no group is open, else
+   * right after the open group commits (before the next one can begin).
+   */
+  betweenGroups(task: () => void): void {
+    if (this.#group === undefined) task();
+    else this.#between.push(task);
+  }
+
   /** Commits the open group now and tells its writes; a failed commit rejects them all. */
   flush(): void {
     const group = this.#group;
@@ -73,6 +85,10 @@ export class GroupCommit {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
       for (const write of group) write.reject(asError(error));
       return;
+    } finally {
+      const tasks = this.#between;
+      this.#between = [];
+      for (const task of tasks) task();
     }
     for (const write of group) write.resolve(write.result);
   }

@@ -76,8 +76,8 @@ export interface OpenStateFileOptions {
    * Without a limit it keeps the size of the busiest burst for as long as the process
    * runs (measured: 167 MB after 5 s of writes at full speed, still 167 MB once idle).
    * It is also the WAL's bound under writes that never pause: past it, the checkpointer
-   * thread catches the WAL up so that it starts over (measured at 250 messages/s: peak
-   * ~73 MB with the default, against ~500 MB after 10 s without).
+   * has the writer catch the WAL up so that it starts over (measured at 250 messages/s:
+   * peak ~73 MB with the default, against ~500 MB after 10 s without).
    */
   readonly walLimitMb?: number;
 }

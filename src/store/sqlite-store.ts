@@ -7,7 +7,11 @@ import {
   releaseStateFile,
   type OpenStateFileOptions,
 } from './sqlite-schema.js';
-import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import {
+  CHECKPOINT_EVERY_MS,
+  startCheckpointer,
+  type Checkpointer,
+} from './sqlite-checkpointer.js';
 import { GroupCommit } from './sqlite-group-commit.js';
 import { asError } from './store-data-error.js';
 import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
@@ -395,7 +399,13 @@ export class SqliteStore implements Store {
       statements === MANY || sweep,
     );
     if (this.#untilCheckpointer > 0 && --this.#untilCheckpointer === 0)
-      this.#checkpointer = startCheckpointer(this.#db, this.#path, this.#onCheckpointError);
+      this.#checkpointer = startCheckpointer(
+        this.#db,
+        this.#path,
+        this.#onCheckpointError,
+        CHECKPOINT_EVERY_MS,
+        (task) => this.#group.betweenGroups(task),
+      );
     return written;
   }
 

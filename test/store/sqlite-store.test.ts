@@ -222,9 +222,9 @@ describe('SqliteStore', () => {
     const path = nextPath();
     const store = new SqliteStore({ path });
     await store.putConversation('c1', { n: 1 }, 0);
-    // Another connection (as the checkpointer's FULL checkpoint does) holds the writer lock
-    // for a second. putConversation reads the document before it writes: in a deferred
-    // transaction that read would make the write fail at once with SQLITE_BUSY.
+    // Another connection holds the writer lock for a second. putConversation reads the
+    // document before it writes: in a deferred transaction that read would make the write
+    // fail at once with SQLITE_BUSY.
     const child = spawn(
       process.execPath,
       [
