@@ -95,14 +95,21 @@ export function startCheckpointer(
     running = false;
   };
   const full = db.prepare('PRAGMA wal_checkpoint(FULL)').raw();
+  const busyTimeout = db.prepare('PRAGMA busy_timeout').raw();
   let catchUpAsked = false;
   const catchUp = (): void => {
     catchUpAsked = false;
+    if (!db.open) return;
+    // Never waits: a reader on an old snapshot (another process) or the thread's own
+    // checkpoint running makes it copy what it can (or nothing); the thread asks again.
+    const waitMs = Number((busyTimeout.get() as [unknown])[0]);
     try {
-      // Busy (no harm) while the thread's own checkpoint runs: the thread asks again.
-      if (db.open) full.get();
+      db.exec('PRAGMA busy_timeout = 0');
+      full.get();
     } catch (error) {
       onError(`WAL checkpoint failed: ${String(error)}`);
+    } finally {
+      db.exec(`PRAGMA busy_timeout = ${waitMs}`);
     }
   };
   worker.on('message', (message: { error?: string; catchUp?: boolean }) => {

@@ -279,6 +279,43 @@ describe('SqliteStore', () => {
     expect(biggest).toBeGreaterThan(0.25 * 2 ** 20);
   });
 
+  it('should not stall its writes on the WAL catch-up while another process reads an old snapshot', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path, walLimitMb: 0.25 });
+    for (let i = 0; i <= CHECKPOINTER_AFTER_WRITES; i++) await store.setValue(`k${i}`, i);
+    // A reader holds its snapshot for 2.5 s: a checkpoint cannot copy past it, and one that
+    // waited for it would sleep in the busy handler on the thread that serves the bot.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const Database = require('libsql');
+         const db = new Database(${JSON.stringify(path)});
+         db.exec('BEGIN'); db.prepare('SELECT COUNT(*) FROM kv').get(); console.log('reading');
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);
+         db.exec('COMMIT'); db.close();`,
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    expect(chunk.toString()).toContain('reading');
+    let longest = 0;
+    const until = Date.now() + 2000;
+    for (let turn = 0; Date.now() < until; turn++) {
+      const started = Date.now();
+      const value = 'x'.repeat(400) + String(turn);
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.setValue(`k${i}`, value)));
+      longest = Math.max(longest, Date.now() - started);
+    }
+    await once(child, 'exit');
+    // The writer's own waits (for another writer) are as configured again.
+    const waitMs = store.database.prepare('PRAGMA busy_timeout').raw().get() as [number];
+    await store.close();
+    // Several catch-ups were asked for in those 2 s (the WAL passes 0.25 MiB in a few turns).
+    expect(longest).toBeLessThan(1000);
+    expect(waitMs).toEqual([2000]);
+  });
+
   it("should close the checkpointer's own descriptor of the file with closeFile()", async () => {
     const path = nextPath();
     const store = new SqliteStore({ path, backgroundCheckpoints: false });
