@@ -95,14 +95,13 @@ export function startCheckpointer(
     running = false;
   };
   const full = db.prepare('PRAGMA wal_checkpoint(FULL)').raw();
-  const busyTimeout = db.prepare('PRAGMA busy_timeout').raw();
   let catchUpAsked = false;
   const catchUp = (): void => {
     catchUpAsked = false;
     if (!db.open) return;
     // Never waits: a reader on an old snapshot (another process) or the thread's own
     // checkpoint running makes it copy what it can (or nothing); the thread asks again.
-    const waitMs = Number((busyTimeout.get() as [unknown])[0]);
+    const waitMs = pragmaNumber(db, 'busy_timeout');
     try {
       db.exec('PRAGMA busy_timeout = 0');
       full.get();
@@ -154,9 +153,12 @@ function openForSync(path: string): number {
 
 /** The WAL's bound in frames: its size limit (`journal_size_limit`) over the page size. */
 function walBoundFrames(db: Database.Database): number {
-  const read = (pragma: string): number =>
-    Number((db.prepare(`PRAGMA ${pragma}`).raw().get() as [unknown] | undefined)?.[0] ?? 0);
-  const limit = read('journal_size_limit');
-  const pageSize = read('page_size');
+  const limit = pragmaNumber(db, 'journal_size_limit');
+  const pageSize = pragmaNumber(db, 'page_size');
   return limit > 0 && pageSize > 0 ? Math.floor(limit / pageSize) : 0;
+}
+
+/** The value of a numeric pragma on `db` (0 when it has none). */
+function pragmaNumber(db: Database.Database, pragma: string): number {
+  return Number((db.prepare(`PRAGMA ${pragma}`).raw().get() as [unknown] | undefined)?.[0] ?? 0);
 }
