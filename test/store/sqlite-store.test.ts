@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import {
   closeSync,
@@ -26,6 +26,28 @@ let files = 0;
 const nextPath = (): string => join(dir, `state-${++files}.db`);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Another process opens the file, runs `begin` (a transaction that takes a lock or a
+ * snapshot), holds it `ms` and commits; resolves once the lock is held (told on stdout).
+ */
+async function holdInChild(path: string, begin: string, ms: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const Database = require('libsql');
+       const db = new Database(${JSON.stringify(path)});
+       ${begin}; console.log('held');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${ms});
+       db.exec('COMMIT'); db.close();`,
+    ],
+    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  expect(chunk.toString()).toContain('held');
+  return child;
+}
 
 storeContractSuite('SqliteStore', () => {
   const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
@@ -225,20 +247,7 @@ describe('SqliteStore', () => {
     // Another connection holds the writer lock for a second. putConversation reads the
     // document before it writes: in a deferred transaction that read would make the write
     // fail at once with SQLITE_BUSY.
-    const child = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const Database = require('libsql');
-         const db = new Database(${JSON.stringify(path)});
-         db.exec('BEGIN IMMEDIATE'); console.log('locked');
-         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
-         db.exec('COMMIT'); db.close();`,
-      ],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-    expect(chunk.toString()).toContain('locked');
+    const child = await holdInChild(path, "db.exec('BEGIN IMMEDIATE')", 1000);
     const started = Date.now();
     expect(await store.putConversation('c1', { n: 2 }, 1)).toEqual({ status: 'ok', version: 2 });
     expect(Date.now() - started).toBeGreaterThan(100);
@@ -285,20 +294,11 @@ describe('SqliteStore', () => {
     for (let i = 0; i <= CHECKPOINTER_AFTER_WRITES; i++) await store.setValue(`k${i}`, i);
     // A reader holds its snapshot for 2.5 s: a checkpoint cannot copy past it, and one that
     // waited for it would sleep in the busy handler on the thread that serves the bot.
-    const child = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const Database = require('libsql');
-         const db = new Database(${JSON.stringify(path)});
-         db.exec('BEGIN'); db.prepare('SELECT COUNT(*) FROM kv').get(); console.log('reading');
-         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);
-         db.exec('COMMIT'); db.close();`,
-      ],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    const child = await holdInChild(
+      path,
+      "db.exec('BEGIN'); db.prepare('SELECT COUNT(*) FROM kv').get()",
+      2500,
     );
-    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-    expect(chunk.toString()).toContain('reading');
     let longest = 0;
     const until = Date.now() + 2000;
     for (let turn = 0; Date.now() < until; turn++) {
