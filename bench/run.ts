@@ -28,7 +28,7 @@ import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
-import { median } from './scale-out.js';
+import { median, type WorkerCounters } from './scale-out.js';
 import {
   webhookThroughput,
   type PipelineFigures,
@@ -134,6 +134,18 @@ if (runs('webhook')) {
     // CPU ms per 1,000 messages (median over rounds), per process kind.
     const per1k = (w: 1 | 2, sec: (r: (typeof runs)[number]) => number): string =>
       f(med(pick(w).map((r) => (sec(r) * 1e6) / Math.max(1, r.figures.load.ok2xx))), 0);
+    // Per message, summed over the workers: preemptions by the scheduler, and reads + writes.
+    const counters = (w: 1 | 2): string => {
+      const measured = pick(w).flatMap((r) =>
+        r.workerCounters === undefined
+          ? []
+          : [{ c: r.workerCounters, messages: Math.max(1, r.figures.load.ok2xx) }],
+      );
+      if (measured.length === 0) return '';
+      const per = (get: (c: WorkerCounters) => number): string =>
+        f(med(measured.map(({ c, messages }) => get(c) / messages)), 2);
+      return `; worker${w === 2 ? 's' : ''} preempted ${per((c) => c.involuntarySwitches)} times/msg, ${per((c) => c.readCalls + c.writeCalls)} read+write calls/msg`;
+    };
     const split = (w: 1 | 2): string => {
       const workers = per1k(w, (r) => r.cpu.workers.reduce((a, b) => a + b, 0));
       const others = med(
@@ -147,7 +159,7 @@ if (runs('webhook')) {
             r.cpu.wallSec,
         ),
       );
-      return `worker${w === 2 ? 's' : ''} ${workers}, stub ${per1k(w, (r) => r.cpu.stub)}, load gen ${per1k(w, (r) => r.cpu.loadGenerator)}, redis ${per1k(w, (r) => r.cpu.redis)} µs/msg; ${f(med(pick(w).map((r) => r.redisCommandsPerMessage)), 1)} Redis cmds/msg; rest of machine ${f(others, 2)} cores${w === 2 ? `; items taken over from the other worker ${f(med(pick(w).map((r) => r.crossWorker)))}` : ''}`;
+      return `worker${w === 2 ? 's' : ''} ${workers}, stub ${per1k(w, (r) => r.cpu.stub)}, load gen ${per1k(w, (r) => r.cpu.loadGenerator)}, redis ${per1k(w, (r) => r.cpu.redis)} µs/msg; ${f(med(pick(w).map((r) => r.redisCommandsPerMessage)), 1)} Redis cmds/msg; rest of machine ${f(others, 2)} cores${counters(w)}${w === 2 ? `; items taken over from the other worker ${f(med(pick(w).map((r) => r.crossWorker)))}` : ''}`;
     };
     const once = runs.map((r) => r.exactlyOnce);
     const twoOnce = pick(2).map((r) => r.exactlyOnce);

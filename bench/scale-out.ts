@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
 import { mergeLoads, runLoad } from './http-load.js';
-import { spawnTarget, type Target } from './spawn-target.js';
+import { spawnTarget, type Target, type TargetStats } from './spawn-target.js';
 import { startStubProcess } from './stub-process.js';
 import type { PipelineFigures } from './webhook-throughput.js';
 
@@ -85,6 +85,43 @@ export interface ScaleRun {
   readonly exactlyOnce: ExactlyOnce;
   /** Callbacks that had to be built during the window (the prepared ones ran out). */
   readonly builtLate: number;
+  /**
+   * The workers' scheduler and system-call counters over the window + drain, summed
+   * (Linux; undefined where a target cannot read them): preemptions, waits, reads, writes.
+   */
+  readonly workerCounters: WorkerCounters | undefined;
+}
+
+/** Counters of the worker processes (see `schedulerCounters` in bench/target-server.ts). */
+export interface WorkerCounters {
+  readonly involuntarySwitches: number;
+  readonly voluntarySwitches: number;
+  readonly readCalls: number;
+  readonly writeCalls: number;
+}
+
+const COUNTER_NAMES = [
+  'involuntarySwitches',
+  'voluntarySwitches',
+  'readCalls',
+  'writeCalls',
+] as const;
+
+/** The counters' growth from `before` to `after`, summed over the workers. */
+export function counterDeltas(
+  before: readonly TargetStats[],
+  after: readonly TargetStats[],
+): WorkerCounters | undefined {
+  const total = { involuntarySwitches: 0, voluntarySwitches: 0, readCalls: 0, writeCalls: 0 };
+  for (const [i, a] of after.entries()) {
+    for (const name of COUNTER_NAMES) {
+      const from = before[i]?.[name];
+      const to = a[name];
+      if (from === undefined || to === undefined) return undefined;
+      total[name] += to - from;
+    }
+  }
+  return total;
 }
 
 export interface ScaleFigures {
@@ -328,6 +365,7 @@ async function oneRun(
       ),
       exactlyOnce,
       builtLate,
+      workerCounters: counterDeltas(before, after),
     };
   } finally {
     await Promise.all(targets.map((t) => t.stop()));

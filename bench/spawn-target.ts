@@ -10,6 +10,12 @@ const Stats = z.object({
   rss: z.number(),
   /** CPU time (user + system) the target used so far. */
   cpuMicros: z.number(),
+  /** Linux only: times the scheduler preempted the target, and times it waited. */
+  involuntarySwitches: z.number().optional(),
+  voluntarySwitches: z.number().optional(),
+  /** Linux only: read and write system calls so far (sockets and files). */
+  readCalls: z.number().optional(),
+  writeCalls: z.number().optional(),
 });
 export type TargetStats = z.infer<typeof Stats>;
 

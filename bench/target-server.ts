@@ -3,13 +3,14 @@
  * event loop: `tsx bench/target-server.ts echo|bot-memory|bot-redis|bot-sqlite
  * [redis prefix | sqlite file]`.
  * Prints `{"url": ...}` on stdout once listening. `GET /__stats` answers
- * `{ events, sends, rss, cpuMicros }` (machine events fed, sends accepted by the stub API, which runs in
- * its own process like the real, remote API). `STUB_URL` names a stub already running
- * (one stub for every target of a run); without it the target starts its own.
+ * `{ events, sends, rss, cpuMicros }` (machine events fed, sends accepted by the stub API,
+ * which runs in its own process like the real, remote API), on Linux also its context
+ * switches and read/write calls. `STUB_URL` names a stub already running (one stub for
+ * every target of a run); without it the target starts its own.
  * SIGTERM exits cleanly; with `CPU_PROFILE=<file>` it first writes a CPU profile of the
  * time since it started listening.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -71,6 +72,29 @@ if (mode === 'echo') {
   await bot.start();
   app.use('/callbacks', bot.callbackRouter());
 }
+/**
+ * Linux only (`{}` elsewhere): how often the scheduler took the CPU away from this process
+ * while it could run (`nonvoluntary_ctxt_switches`), how often it gave it up to wait, and
+ * its read and write system calls (`/proc/self/io`: sockets and files alike).
+ */
+function schedulerCounters(): Record<string, number> {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const io = readFileSync('/proc/self/io', 'utf8');
+    const read = (text: string, name: string): number =>
+      Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+    const counters = {
+      involuntarySwitches: read(status, 'nonvoluntary_ctxt_switches'),
+      voluntarySwitches: read(status, 'voluntary_ctxt_switches'),
+      readCalls: read(io, 'syscr'),
+      writeCalls: read(io, 'syscw'),
+    };
+    return Object.values(counters).every(Number.isFinite) ? counters : {};
+  } catch {
+    return {};
+  }
+}
+
 app.get('/__stats', async (_req, res) => {
   const cpu = process.cpuUsage();
   res.json({
@@ -78,6 +102,7 @@ app.get('/__stats', async (_req, res) => {
     sends: await sends(),
     rss: process.memoryUsage().rss,
     cpuMicros: cpu.user + cpu.system,
+    ...schedulerCounters(),
   });
 });
 const server = app.listen(0, '127.0.0.1', () => {
