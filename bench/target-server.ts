@@ -64,7 +64,11 @@ if (mode === 'echo') {
     api: { client },
     store,
     callbacks: { secret: BENCH_SECRET },
-    concurrency: 64,
+    // The engine's default concurrency (`switchboard run` has no setting for it);
+    // BENCH_CONCURRENCY=<n> measures another.
+    ...(process.env['BENCH_CONCURRENCY'] === undefined
+      ? {}
+      : { concurrency: Number(process.env['BENCH_CONCURRENCY']) }),
   });
   bot.on('event', ({ event }) => {
     if (event.type === 'inbound.message') events++;
