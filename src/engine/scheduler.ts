@@ -5,6 +5,15 @@ import { StoreUnavailableError } from '../store/guarded-store.js';
 export type Drain = (conversationId: string) => Promise<void>;
 
 /**
+ * Fewer drains while requests keep coming in: `source` tells whether they do (the
+ * `TurnGate` the ingress presses), `concurrency` is the limit meanwhile.
+ */
+export interface Pressure {
+  readonly source: { readonly underPressure: boolean; readonly pressureMs: number };
+  readonly concurrency: number;
+}
+
+/**
  * Runs conversation drains: strictly one at a time per conversation, at most
  * `concurrency` conversations at once. Scheduling a running conversation marks it to
  * run again after the current drain (no lost wake-ups). Also counts other in-flight
@@ -13,6 +22,12 @@ export type Drain = (conversationId: string) => Promise<void>;
  * New drains start in `setImmediate`, not inside the caller's promise chain: a callback
  * is answered right after its durable enqueue, and engine work interleaves with I/O
  * instead of running ahead of every pending acknowledgement.
+ *
+ * With a {@link Pressure}, fewer conversations start while requests keep coming in (at most
+ * `pressure.concurrency` running): the CPU goes to acknowledging a burst of callbacks,
+ * whose items wait durably in their inboxes, and the full `concurrency` drains them once
+ * the burst is over (a drain that ends, or a look `pressure.source.pressureMs` later,
+ * starts the rest).
  */
 export class ConversationScheduler {
   readonly #drain: Drain;
@@ -25,11 +40,14 @@ export class ConversationScheduler {
   #tracked = 0;
   #waiters: Array<() => void> = [];
   #pumpSoon: NodeJS.Immediate | undefined;
+  readonly #pressure: Pressure | undefined;
+  #pumpLater: NodeJS.Timeout | undefined;
 
-  constructor(drain: Drain, concurrency: number, logger: Logger) {
+  constructor(drain: Drain, concurrency: number, logger: Logger, pressure?: Pressure) {
     this.#drain = drain;
     this.#concurrency = Math.max(1, concurrency);
     this.#logger = logger;
+    this.#pressure = pressure;
   }
 
   /** Asks for a conversation's inbox to be drained. */
@@ -81,13 +99,29 @@ export class ConversationScheduler {
   }
 
   #pump(): void {
-    while (this.#running.size < this.#concurrency && this.#queue.length > 0) {
+    const pressure = this.#pressure;
+    const limit =
+      pressure?.source.underPressure === true
+        ? Math.min(this.#concurrency, Math.max(1, pressure.concurrency))
+        : this.#concurrency;
+    while (this.#running.size < limit && this.#queue.length > 0) {
       const id = this.#queue.shift();
       if (id === undefined) break;
       this.#queued.delete(id);
       this.#running.add(id);
       void this.#run(id);
     }
+    // Held back only by the pressure: look again once it may have passed.
+    if (pressure !== undefined && limit < this.#concurrency && this.#queue.length > 0)
+      this.#pumpAfter(pressure);
+  }
+
+  #pumpAfter(pressure: Pressure): void {
+    if (this.#pumpLater !== undefined) return;
+    this.#pumpLater = setTimeout(() => {
+      this.#pumpLater = undefined;
+      this.#pump();
+    }, pressure.source.pressureMs);
   }
 
   async #run(conversationId: string): Promise<void> {

@@ -16,15 +16,29 @@ import { performance } from 'node:perf_hooks';
 export class TurnGate {
   readonly #perTurn: number;
   readonly #sliceMs: number;
+  readonly #pressureMs: number;
+  #lastPress = Number.NEGATIVE_INFINITY;
   #used = 0;
   #sliceEnd = 0;
   #waiters: Array<() => void> = [];
   #turn: NodeJS.Immediate | undefined;
   #pressed = false;
 
-  constructor(perTurn: number, sliceMs: number) {
+  /** `pressureMs`: how long after a {@link press} the gate counts as {@link underPressure}. */
+  constructor(perTurn: number, sliceMs: number, pressureMs = 10) {
     this.#perTurn = Math.max(1, perTurn);
     this.#sliceMs = sliceMs;
+    this.#pressureMs = pressureMs;
+  }
+
+  /** True while requests keep coming in: one was {@link press}ed within `pressureMs`. */
+  get underPressure(): boolean {
+    return performance.now() - this.#lastPress < this.#pressureMs;
+  }
+
+  /** How long after the last press {@link underPressure} stays true. */
+  get pressureMs(): number {
+    return this.#pressureMs;
   }
 
   /** Resolves when this unit of work may start. */
@@ -42,6 +56,7 @@ export class TurnGate {
   press(): void {
     this.#pressed = true;
     this.#sliceEnd = 0;
+    this.#lastPress = performance.now();
   }
 
   #scheduleTurn(): void {

@@ -61,4 +61,15 @@ describe('TurnGate', () => {
     await settle();
     expect(started).toBe(5);
   });
+  it('should count as under pressure for pressureMs after a press, and not before one', async () => {
+    const gate = new TurnGate(1, 0, 60_000);
+    expect(gate.underPressure).toBe(false);
+    gate.press();
+    expect(gate.underPressure).toBe(true);
+    const brief = new TurnGate(1, 0, 5);
+    brief.press();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(brief.underPressure).toBe(false);
+    expect(brief.pressureMs).toBe(5);
+  });
 });
