@@ -67,6 +67,11 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
   ) {
     problems.push('callbacks.secret is empty: set the signing secret shared with the API');
   }
+  for (const name of ['concurrency', 'burstConcurrency'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isInteger(value) || value < 1))
+      problems.push(`${name} must be a whole number ≥ 1 (got ${String(value)})`);
+  }
   if (problems.length > 0 || entry === undefined) {
     throw new BotConfigError(`invalid bot configuration:\n- ${problems.join('\n- ')}`);
   }

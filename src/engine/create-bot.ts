@@ -41,6 +41,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Inbox items started per event-loop turn, and the turn's time slice (see {@link TurnGate}). */
 const ITEMS_PER_TURN = 1;
 const TURN_SLICE_MS = 2;
+/** Conversations processed at once, and while callbacks keep coming in (see BotOptions). */
+const DEFAULT_CONCURRENCY = 64;
+const DEFAULT_BURST_CONCURRENCY = 16;
+/**
+ * How long after a callback the bot still counts as receiving a burst: longer than an
+ * event-loop turn that GC or engine work stretches, so the burst limit does not lapse
+ * between two callbacks of one burst.
+ */
+const BURST_PRESSURE_MS = 100;
 
 /**
  * Creates a bot from flows, handlers and configuration. Configuration errors (missing
@@ -109,11 +118,12 @@ export function createBot(options: BotOptions): Bot {
     },
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
-  const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS);
+  const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS, BURST_PRESSURE_MS);
   const scheduler = new ConversationScheduler(
     createDrain(deps, processor, options.workerId ?? workerId(), gate),
-    options.concurrency ?? 16,
+    options.concurrency ?? DEFAULT_CONCURRENCY,
     logger,
+    { source: gate, concurrency: options.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY },
   );
   const poller = new Poller(deps, options.polling ?? {});
   const callbacks = options.callbacks;

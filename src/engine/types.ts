@@ -131,8 +131,14 @@ export interface BotOptions {
     /** Raw body cap in bytes (default 1 MiB). */
     readonly maxBodyBytes?: number;
   };
-  /** Conversations processed at the same time (default 16). */
+  /** Conversations processed at the same time (default 64). */
   readonly concurrency?: number;
+  /**
+   * Conversations processed at the same time while callbacks keep coming in (one within
+   * the last 100 ms; default 16, at most `concurrency`): a burst is acknowledged first (its
+   * items wait durably in their inboxes) and the full `concurrency` drains it after.
+   */
+  readonly burstConcurrency?: number;
   /**
    * Flow actors of recently active conversations kept running, so that their next event
    * skips restoring the snapshot (default 1024, about 6 KB of heap each; 0 restores every time). Only actors of

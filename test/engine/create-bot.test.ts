@@ -73,6 +73,16 @@ describe('createBot', () => {
     ).toThrow(/entry flow "nope"/);
   });
 
+  it('should fail at creation for a concurrency that is not a whole number ≥ 1', () => {
+    const client = fakeClient();
+    expect(() => createBot({ flows: [echoFlow], api: { client }, concurrency: 0 })).toThrow(
+      /concurrency must be a whole number ≥ 1 \(got 0\)/,
+    );
+    expect(() => createBot({ flows: [echoFlow], api: { client }, burstConcurrency: 2.5 })).toThrow(
+      /burstConcurrency must be a whole number ≥ 1 \(got 2\.5\)/,
+    );
+  });
+
   it('should handle a duplicate inbound once', async () => {
     const clock = new ManualClock(START);
     const client = fakeClient();
