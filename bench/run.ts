@@ -319,7 +319,7 @@ const method = `Method: the code measured is compiled JavaScript (\`tsc -p bench
 node in every process), as the installed package runs; every HTTP target runs in its own process, with the stub API in
 another; autocannon (32 connections, 4 s) drives the bare express JSON echo route and the signed-callback route with identical settings in the same run;
 every callback is a distinct signed \`message.received\` for one of 2,000 conversations; the bot runs with the engine's default
-concurrency (16 conversations at once), which \`switchboard run\` has no setting for (BENCH_CONCURRENCY=<n> measures another). Stores: memory; SQLite on a
+concurrency (64 conversations at once, 16 while callbacks keep coming in), which \`switchboard run\` has no setting for (BENCH_CONCURRENCY=<n> measures another). Stores: memory; SQLite on a
 fresh state file per run (deleted afterwards); Redis (its own key prefix, removed afterwards). End-to-end = inbound
 messages fed to the machine and their sends done (stub API answering 202, budgets off) per second of load + drain.
 Three rounds of echo, memory, SQLite, Redis back to back, each on a fresh process; every ratio is taken within its
