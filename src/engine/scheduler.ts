@@ -118,10 +118,11 @@ export class ConversationScheduler {
 
   #pumpAfter(pressure: Pressure): void {
     if (this.#pumpLater !== undefined) return;
+    // unref: a second look must not keep a process alive on its own.
     this.#pumpLater = setTimeout(() => {
       this.#pumpLater = undefined;
       this.#pump();
-    }, pressure.source.pressureMs);
+    }, pressure.source.pressureMs).unref();
   }
 
   async #run(conversationId: string): Promise<void> {

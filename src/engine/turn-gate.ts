@@ -25,7 +25,7 @@ export class TurnGate {
   #pressed = false;
 
   /** `pressureMs`: how long after a {@link press} the gate counts as {@link underPressure}. */
-  constructor(perTurn: number, sliceMs: number, pressureMs = 10) {
+  constructor(perTurn: number, sliceMs: number, pressureMs = 100) {
     this.#perTurn = Math.max(1, perTurn);
     this.#sliceMs = sliceMs;
     this.#pressureMs = pressureMs;
