@@ -67,7 +67,13 @@ export interface OpenStateFileOptions {
    * an upper bound: a small file uses only what it has. A million conversations make a
    * 935 MB file (format-4 documents); bench growth rows on an earlier machine, handling p99
    * at 1M: 4.34–4.45 ms with 32 MiB (3 runs), 3.99 with 64, 3.49–3.72 with 128, for a peak
-   * RSS of ~215 → ~235 MB.
+   * RSS of ~215 → ~235 MB. The other side, measured later on a machine whose page cache kept
+   * the whole file: while the file is under 1 GiB, SQLite walks its whole page cache at the
+   * end of any transaction that splits an index page mid-tree (random keys do), so there 8 MiB
+   * used 10–16% less CPU per message at 1M (medians of two sets of 3 runs) and gave the lower
+   * p90 (0.76–1.08 against 1.05–1.67 ms); with the OS cache dropped first, 128 MiB kept the
+   * lower p99 (13–16 against 17–19 ms). A server whose memory holds the state file may do
+   * better with a smaller cache.
    */
   readonly cacheMb?: number;
   /**
