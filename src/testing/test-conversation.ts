@@ -1,95 +1,25 @@
-import { dirname, extname, resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
-import { isBotDefinition, type BotDefinition } from '../bot/define-bot.js';
-import { loadBot } from '../bot/load-bot.js';
-import { resolveBot, type ResolvedBot } from '../bot/resolve-bot.js';
+import type { BotDefinition } from '../bot/define-bot.js';
+import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { TestClock } from './test-clock.js';
 import { parseDuration } from '../core/duration.js';
 import { silentLogger } from '../log/logger.js';
-import {
-  defaultSandboxConfig,
-  type ContactState,
-  type SandboxConfigInput,
-} from '../sandbox/index.js';
-import { startBotHarness, type BotHarness, type ContactMessage } from './bot-harness.js';
-import { viewOfRequest, type MessageView, type OptionView } from './message-view.js';
+import { startBotHarness, type ContactMessage } from './bot-harness.js';
+import { viewOfRequest, type OptionView } from './message-view.js';
 import { Transcript } from './transcript.js';
 import {
   latestConversation,
   loadContactMemory,
   saveContactMemory,
 } from '../engine/contact-memory.js';
-import { captureLogs, type LogEntry, type LogFilter } from './log-capture.js';
-import { contactActions, type ContactActions } from './contact-actions.js';
-import { createTestBot, type TestBot } from './test-bot.js';
+import { captureLogs } from './log-capture.js';
+import { contactActions } from './contact-actions.js';
+import { createTestBot } from './test-bot.js';
 import { parseTestOptions, type TestConversationOptions } from './test-options.js';
+import { toResolved, withContact } from './resolve-test-bot.js';
+import type { SentMessage, TestConversation } from './test-conversation-types.js';
 
+export type { SentMessage, TestConversation } from './test-conversation-types.js';
 export type { TestConversationOptions, TestContact } from './test-options.js';
-
-/** One message the bot sent to the contact. */
-export type SentMessage = MessageView & { readonly messageId: string };
-
-/** A scripted conversation with a bot, over a real engine and an in-process sandbox. */
-export interface TestConversation extends ContactActions {
-  /** The contact's phone number. */
-  readonly phone: string;
-  /**
-   * The running bot: `reloadFlows` (from flow files, definitions or compiled flows),
-   * `notify`, `start`, `forget`, `inspect`; each waits until the bot is idle.
-   */
-  readonly bot: TestBot;
-  /** The sandbox, the engine's `Bot`, the clock and the store underneath (advanced use). */
-  readonly harness: BotHarness;
-  /**
-   * Taps a button or list row of the last menu the bot sent, by its title as sent (so in
-   * the contact's language after a switch: `tap('Rojo')`), its flow option id or its
-   * wire option id.
-   */
-  tap(idOrTitle: string): Promise<void>;
-  /** Moves the clock (`'25h'`, `'30m'`, ms), runs due sandbox work and bot timers. */
-  advance(duration: string | number): Promise<void>;
-  /** A person takes the conversation over in the dashboard. */
-  takeOver(): Promise<void>;
-  /** A teammate selects "Release to API". */
-  release(): Promise<void>;
-  /** Sets the contact's state in the sandbox (e.g. `opted_out`). */
-  setContactState(state: ContactState): void;
-  /** Makes a sent message (default: the last one) fail later with `code`, and settles. */
-  failMessage(code: string, messageId?: string): Promise<void>;
-  /** Every message the bot sent to this contact, oldest first. */
-  sent(): SentMessage[];
-  /** Messages sent since your last action. */
-  turn(): SentMessage[];
-  /** The last message the bot sent to this contact. */
-  lastSent(): SentMessage | undefined;
-  /** The conversation's state path (e.g. `welcome`), or undefined before it starts. */
-  state(): Promise<string | undefined>;
-  /** The id of the flow the conversation is in, or undefined before it starts. */
-  flow(): Promise<string | undefined>;
-  /** The conversation's flow variables. */
-  vars(): Promise<Record<string, unknown>>;
-  /** The contact's memory (`contact.<name>` values kept across conversations). */
-  contactMemory(): Promise<Record<string, unknown>>;
-  /** Erases the contact (`bot.forget`): its memory and conversations. */
-  forget(): Promise<void>;
-  /** Whether a person owns the conversation. */
-  humanOwned(): Promise<boolean>;
-  /** Sends rejected by the API, with their codes (e.g. `contact_opted_out`). */
-  rejections(): readonly string[];
-  /**
-   * The bot's log lines so far (engine and API client, not the sandbox), structured
-   * `{ level, message, ...meta }`, optionally filtered by level and message.
-   * @example
-   * expect(chat.logs({ level: 'error' })).toEqual([
-   *   expect.objectContaining({ message: 'flow took its error path', code: 'error' }),
-   * ]);
-   */
-  logs(filter?: LogFilter): LogEntry[];
-  /** A readable transcript of the conversation. */
-  transcript(): string;
-  /** Stops the bot and the sandbox (call it in `afterEach`). */
-  close(): Promise<void>;
-}
 
 /**
  * Starts a test conversation with a bot: its module (`defineBot`), a resolved bot, or
@@ -272,19 +202,6 @@ export async function createTestConversation(
   return conversation;
 }
 
-/** The sandbox configuration, with the contact known by `name` when one is given. */
-function withContact(
-  sandbox: Partial<SandboxConfigInput>,
-  phone: string,
-  name: string | undefined,
-): Partial<SandboxConfigInput> {
-  if (name === undefined) return sandbox;
-  const contacts = (sandbox.contacts ?? defaultSandboxConfig.contacts).filter(
-    (c) => c.phoneNumber !== phone,
-  );
-  return { ...sandbox, contacts: [...contacts, { phoneNumber: phone, name }] };
-}
-
 function findOption(options: readonly OptionView[], idOrTitle: string): OptionView | undefined {
   const wanted = idOrTitle.trim().toLowerCase();
   return (
@@ -292,29 +209,4 @@ function findOption(options: readonly OptionView[], idOrTitle: string): OptionVi
     options.find((o) => o.id === idOrTitle) ??
     options.find((o) => o.optionId === idOrTitle)
   );
-}
-
-/** The compiled bot, and the directory its relative flow paths resolve against. */
-async function toResolved(
-  bot: BotDefinition | ResolvedBot | string,
-): Promise<{ resolved: ResolvedBot; dir: string }> {
-  if (typeof bot === 'string') {
-    const r = await loadBot(bot);
-    if (r.status === 'error') throw new Error(r.message);
-    return { resolved: r.bot, dir: await directoryOf(bot) };
-  }
-  if (isBotDefinition(bot)) {
-    const r = await resolveBot(bot);
-    if (r.status === 'error') throw new Error(r.message);
-    return { resolved: r.bot, dir: bot.dir ?? process.cwd() };
-  }
-  return { resolved: bot, dir: process.cwd() };
-}
-
-/** A bot path's directory: itself for a directory, else the file's. */
-async function directoryOf(path: string): Promise<string> {
-  const absolute = resolve(path);
-  if (extname(absolute) !== '') return dirname(absolute);
-  const s = await stat(absolute).catch(() => undefined);
-  return s?.isDirectory() === true ? absolute : dirname(absolute);
 }
