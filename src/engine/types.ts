@@ -307,8 +307,11 @@ export interface Bot {
    * Replaces the bot's flows while it runs (hot reload, e.g. from the studio). The new set
    * is checked like `createBot`'s (handlers, sub-flows, entry); when refused nothing
    * changes. Running conversations move to the new version at their next event: one
-   * whose state still exists continues there; one whose state was removed continues in
-   * the flow's `migrate:` target for it, or its `start` (see `migrateSnapshot`).
+   * whose state still exists continues there; one whose state was removed (or renamed)
+   * continues in the flow's `migrate:` target for it, taking the message that moved it
+   * as its answer there, or at its `start` with that message as a first message (see
+   * `migrateSnapshot`). Takes compiled flows; from flow files or definitions use
+   * `reloadFlowSources(bot, flows)`.
    * @example
    * const r = bot.reloadFlows([compileFlow(edited)]);
    * if (r.status === 'invalid') console.error(r.message);
