@@ -27,13 +27,14 @@ export type {
   HandleResult,
   ReadOnlyApi,
 } from './engine/types.js';
-export { defineBot, loadBot, resolveBot } from './bot/index.js';
+export { defineBot, loadBot, resolveBot, reloadFlowSources } from './bot/index.js';
 export type {
   BotDefinition,
   BotDefinitionInput,
   BotFlowSource,
   ResolvedBot,
   BotLoadResult,
+  ReloadSourcesOptions,
 } from './bot/index.js';
 export {
   defineFlow,

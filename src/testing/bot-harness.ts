@@ -35,7 +35,10 @@ export interface MovableClock extends Clock {
 export interface BotHarnessOptions {
   readonly bot: ResolvedBot;
   readonly clock: MovableClock;
+  /** The bot's logger (engine, API client); default: silent. */
   readonly logger?: Logger;
+  /** The sandbox's logger (default: `logger`). */
+  readonly sandboxLogger?: Logger;
   /** Extra sandbox configuration (merged over the defaults; the bot's templates are added). */
   readonly sandbox?: Partial<SandboxConfigInput>;
   /** Port of the sandbox (default: ephemeral). */
@@ -94,7 +97,11 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     templates: [...(extra.templates ?? defaultSandboxConfig.templates), ...options.bot.templates],
   });
   if (parsed.status === 'invalid') throw new Error(parsed.message);
-  const sandbox = createSandbox({ config: parsed.config, clock, logger });
+  const sandbox = createSandbox({
+    config: parsed.config,
+    clock,
+    logger: options.sandboxLogger ?? logger,
+  });
   const api = await sandbox.listen(options.sandboxPort ?? 0);
   const apiKey = sandbox.config.keys[0]?.key ?? '';
   const secret = randomBytes(24).toString('hex');
