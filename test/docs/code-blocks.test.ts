@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerFlowCommands } from '../../src/cli/flow-commands.js';
+import { parseSandboxConfig } from '../../src/sandbox/config.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { classify, MARKER_KINDS, summarise, type BlockCheck } from './block-kinds.js';
+import { compileBlocks } from './compile-blocks.js';
+import { readDocBlocks, where, type DocBlock } from './doc-blocks.js';
+
+const root = process.cwd();
+const { blocks, dangling } = readDocBlocks(root);
+const work = mkdtempSync(join(root, '.docs-blocks-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function blocksOf<K extends BlockCheck['kind']>(kind: K): DocBlock[] {
+  return blocks.filter((b) => classify(b).kind === kind);
+}
+
+/** Runs a shell block with bash -e; `switchboard` and `npx switchboard` are this clone's CLI. */
+function runShell(code: string, env: Record<string, string> = {}, prelude = ''): string {
+  const script = [
+    `switchboard() { node ${JSON.stringify(join(root, 'bin/switchboard.js'))} "$@"; }`,
+    'npx() { if [ "$1" = switchboard ]; then shift; switchboard "$@"; else echo "npx $1: not run here" >&2; return 99; fi; }',
+    prelude,
+    code,
+  ].join('\n');
+  const r = spawnSync('bash', ['-e', '-c', script], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`exit ${r.status ?? r.signal}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+describe('the code blocks of README.md and docs/', () => {
+  it('should give every block a check or a marker with its reason', () => {
+    const unknownMarkers = blocks.flatMap((b) =>
+      b.markers
+        .filter((m) => !(MARKER_KINDS as readonly string[]).includes(m.kind))
+        .map((m) => `${b.file}:${m.line}: unknown marker "${m.kind}"`),
+    );
+    const unchecked = blocks.flatMap((b) => {
+      const c = classify(b);
+      return c.kind === 'unchecked' ? [`${where(b)}: ${c.problem}`] : [];
+    });
+    const lost = dangling.map((d) => `${d.file}:${d.line}: marker before no code block (${d.text})`);
+    expect([...unknownMarkers, ...unchecked, ...lost]).toEqual([]);
+    const { counts, reasons } = summarise(blocks);
+    console.log(
+      `${blocks.length} code blocks: ${JSON.stringify(counts)}\n` +
+        `${reasons.length} not-run markers:\n  ${reasons.join('\n  ')}`,
+    );
+    expect(blocks.length).toBeGreaterThan(40);
+  });
+
+  it('should validate every flow file block, all together, with no error and no warning', async () => {
+    const flows = [...blocksOf('flow')];
+    mkdirSync(join(work, 'flows'));
+    const files = flows.map((b) => {
+      const ext = b.lang === 'json' ? 'json' : 'yaml';
+      const file = join(work, 'flows', `${b.file.replace(/[/.]/g, '_')}-L${b.line}.${ext}`);
+      writeFileSync(file, b.code);
+      return file;
+    });
+    const ids = flows.map((b) => /^id: *([a-z0-9-]+)|"id": *"([a-z0-9-]+)"/m.exec(b.code)?.[1]);
+    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+    expect(repeated, 'flow ids must be unique across the docs (sub-flows are found by id)').toEqual(
+      [],
+    );
+    let out = '';
+    const program = registerFlowCommands(new Command('switchboard').exitOverride(), {
+      out: (t) => (out += t),
+      err: (t) => (out += t),
+      setExitCode: () => undefined,
+    });
+    await program.parseAsync(['node', 'switchboard', 'validate', ...files]);
+    // Diagnostics name the block's file: <page>-L<fence line>.yaml:<line in block>.
+    expect(out.replaceAll(`${work}/flows/`, '')).toBe(
+      `${files.length} files checked: 0 errors, 0 warnings\n`,
+    );
+  });
+
+  it('should compile every TypeScript block in one program', () => {
+    const ts = blocksOf('typescript');
+    expect(ts.length).toBeGreaterThan(5);
+    const errors = compileBlocks(root, join(work, 'ts'), ts);
+    expect(errors.map((e) => `${e.at}: ${e.message}`)).toEqual([]);
+  });
+
+  it('should parse every JSON block and validate sandbox configurations', () => {
+    for (const b of blocksOf('sandbox-config')) {
+      const r = parseSandboxConfig(JSON.parse(b.code), where(b));
+      expect(r.status === 'invalid' ? r.message : 'valid').toBe('valid');
+    }
+    expect(blocksOf('sandbox-config').length + blocksOf('json').length).toBeGreaterThan(0);
+  });
+
+  it('should run every shell block made of switchboard commands', () => {
+    for (const b of blocksOf('cli')) {
+      expect(() => runShell(b.code), where(b)).not.toThrow();
+    }
+  });
+
+  it('should run the control API examples against a fresh sandbox', async () => {
+    const sandbox = createSandbox({});
+    const { url } = await sandbox.listen();
+    try {
+      const key = sandbox.config.keys[0]!.key;
+      sandbox.control.injectInbound({ type: 'text', from: '+15551230001', text: 'hi' });
+      const sent = await fetch(`${url}/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messaging_product: 'whatsapp',
+          to: '+15551230001',
+          type: 'text',
+          text: { body: 'hello' },
+        }),
+      });
+      const { messageId } = (await sent.json()) as { messageId: string };
+      // Every call must succeed: a documented route, body or id that the sandbox refuses fails.
+      const strict =
+        'curl() { local code; code=$(command curl -sS -o /dev/stderr -w "%{http_code}" "$@") || return 1; ' +
+        'case $code in 2??) ;; *) echo "curl $*: HTTP $code" >&2; return 1;; esac; }';
+      for (const b of blocksOf('sandbox-shell')) {
+        expect(
+          () =>
+            runShell(b.code.replaceAll('http://127.0.0.1:4010', url), { MESSAGE_ID: messageId }, strict),
+          where(b),
+        ).not.toThrow();
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('should mark for .ci/pack-check exactly the sh blocks of the README tutorial it extracts', () => {
+    const script = readFileSync(join(root, '.ci/pack-check'), 'utf8');
+    expect(script).toContain("awk '/^## A bot in five minutes$/");
+    const tutorial = blocks.filter(
+      (b) => b.file === 'README.md' && b.section === 'A bot in five minutes' && b.lang === 'sh',
+    );
+    expect(tutorial.length).toBeGreaterThanOrEqual(5);
+    expect(blocksOf('pack-check').map(where)).toEqual(tutorial.map(where));
+  });
+});
