@@ -48,7 +48,10 @@ export function classify(block: DocBlock): BlockCheck {
   if (runBy !== undefined) {
     return runBy.value.startsWith('.ci/pack-check')
       ? { kind: 'pack-check' }
-      : { kind: 'unchecked', problem: `run-by names ${runBy.value}; only .ci/pack-check runs blocks` };
+      : {
+          kind: 'unchecked',
+          problem: `run-by names ${runBy.value}; only .ci/pack-check runs blocks`,
+        };
   }
   if (TS.has(block.lang)) return { kind: 'typescript' };
   if (block.lang === 'yaml' || block.lang === 'yml') {
@@ -59,7 +62,10 @@ export function classify(block: DocBlock): BlockCheck {
       return { kind: 'unchecked', problem: `YAML does not parse: ${String(e)}` };
     }
     if (isFlow(value)) return { kind: 'flow', format: 'yaml' };
-    return { kind: 'unchecked', problem: 'YAML that is not a flow file (no top-level id and states)' };
+    return {
+      kind: 'unchecked',
+      problem: 'YAML that is not a flow file (no top-level id and states)',
+    };
   }
   if (block.lang === 'json') {
     let value: unknown;
@@ -77,7 +83,10 @@ export function classify(block: DocBlock): BlockCheck {
     if (runWith !== undefined) {
       return runWith.value.startsWith('sandbox')
         ? { kind: 'sandbox-shell' }
-        : { kind: 'unchecked', problem: `run-with names ${runWith.value}; the suite knows: sandbox` };
+        : {
+            kind: 'unchecked',
+            problem: `run-with names ${runWith.value}; the suite knows: sandbox`,
+          };
     }
     const lines = commandLines(block.code);
     if (lines.length > 0 && lines.every(isSwitchboardLine)) return { kind: 'cli' };
@@ -97,7 +106,7 @@ export function commandLines(code: string): string[] {
     const line = raw.trim();
     if (current === '' && (line === '' || line.startsWith('#'))) continue;
     if (line.endsWith('\\')) {
-      current += `${line.slice(0, -1)} `;
+      current += `${line.slice(0, -1).trimEnd()} `;
       continue;
     }
     out.push(`${current}${line}`.trim());

@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerFlowCommands } from '../../src/cli/flow-commands.js';
 import { parseSandboxConfig } from '../../src/sandbox/config.js';
-import { createSandbox } from '../../src/sandbox/index.js';
 import { classify, MARKER_KINDS, summarise, type BlockCheck } from './block-kinds.js';
 import { compileBlocks } from './compile-blocks.js';
 import { readDocBlocks, where, type DocBlock } from './doc-blocks.js';
@@ -19,24 +17,6 @@ function blocksOf<K extends BlockCheck['kind']>(kind: K): DocBlock[] {
   return blocks.filter((b) => classify(b).kind === kind);
 }
 
-/** Runs a shell block with bash -e; `switchboard` and `npx switchboard` are this clone's CLI. */
-function runShell(code: string, env: Record<string, string> = {}, prelude = ''): string {
-  const script = [
-    `switchboard() { node ${JSON.stringify(join(root, 'bin/switchboard.js'))} "$@"; }`,
-    'npx() { if [ "$1" = switchboard ]; then shift; switchboard "$@"; else echo "npx $1: not run here" >&2; return 99; fi; }',
-    prelude,
-    code,
-  ].join('\n');
-  const r = spawnSync('bash', ['-e', '-c', script], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (r.status !== 0) throw new Error(`exit ${r.status ?? r.signal}: ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
-
 describe('the code blocks of README.md and docs/', () => {
   it('should give every block a check or a marker with its reason', () => {
     const unknownMarkers = blocks.flatMap((b) =>
@@ -48,7 +28,9 @@ describe('the code blocks of README.md and docs/', () => {
       const c = classify(b);
       return c.kind === 'unchecked' ? [`${where(b)}: ${c.problem}`] : [];
     });
-    const lost = dangling.map((d) => `${d.file}:${d.line}: marker before no code block (${d.text})`);
+    const lost = dangling.map(
+      (d) => `${d.file}:${d.line}: marker before no code block (${d.text})`,
+    );
     expect([...unknownMarkers, ...unchecked, ...lost]).toEqual([]);
     const { counts, reasons } = summarise(blocks);
     console.log(
@@ -98,45 +80,6 @@ describe('the code blocks of README.md and docs/', () => {
       expect(r.status === 'invalid' ? r.message : 'valid').toBe('valid');
     }
     expect(blocksOf('sandbox-config').length + blocksOf('json').length).toBeGreaterThan(0);
-  });
-
-  it('should run every shell block made of switchboard commands', () => {
-    for (const b of blocksOf('cli')) {
-      expect(() => runShell(b.code), where(b)).not.toThrow();
-    }
-  });
-
-  it('should run the control API examples against a fresh sandbox', async () => {
-    const sandbox = createSandbox({});
-    const { url } = await sandbox.listen();
-    try {
-      const key = sandbox.config.keys[0]!.key;
-      sandbox.control.injectInbound({ type: 'text', from: '+15551230001', text: 'hi' });
-      const sent = await fetch(`${url}/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          messaging_product: 'whatsapp',
-          to: '+15551230001',
-          type: 'text',
-          text: { body: 'hello' },
-        }),
-      });
-      const { messageId } = (await sent.json()) as { messageId: string };
-      // Every call must succeed: a documented route, body or id that the sandbox refuses fails.
-      const strict =
-        'curl() { local code; code=$(command curl -sS -o /dev/stderr -w "%{http_code}" "$@") || return 1; ' +
-        'case $code in 2??) ;; *) echo "curl $*: HTTP $code" >&2; return 1;; esac; }';
-      for (const b of blocksOf('sandbox-shell')) {
-        expect(
-          () =>
-            runShell(b.code.replaceAll('http://127.0.0.1:4010', url), { MESSAGE_ID: messageId }, strict),
-          where(b),
-        ).not.toThrow();
-      }
-    } finally {
-      await sandbox.close();
-    }
   });
 
   it('should mark for .ci/pack-check exactly the sh blocks of the README tutorial it extracts', () => {

@@ -28,7 +28,8 @@ export function compileBlocks(
     const context = markerOf(block, 'ts-context')?.value;
     const prefix = context === undefined ? '' : `${context}\n`;
     const path = join(dir, page, name);
-    if (files.has(path)) throw new Error(`${block.file}:${block.line}: a second block named ${name}`);
+    if (files.has(path))
+      throw new Error(`${block.file}:${block.line}: a second block named ${name}`);
     mkdirSync(join(dir, page), { recursive: true });
     writeFileSync(path, `${prefix}${block.code}`);
     files.set(path, { block, offset: prefix === '' ? 0 : prefix.split('\n').length - 1 });

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { classify, commandLines, isSwitchboardLine, type BlockCheck } from './block-kinds.js';
+import { readDocBlocks, where, type DocBlock } from './doc-blocks.js';
+
+const root = process.cwd();
+const { blocks } = readDocBlocks(root);
+
+function blocksOf(kind: BlockCheck['kind']): DocBlock[] {
+  return blocks.filter((b) => classify(b).kind === kind);
+}
+
+/**
+ * Runs a shell block with bash -e (asynchronously: an in-process sandbox must answer it);
+ * `switchboard` and `npx switchboard` are this clone's CLI. Rejects with the output.
+ */
+function runShell(
+  code: string,
+  options: { env?: Record<string, string>; prelude?: string; cwd?: string } = {},
+): Promise<string> {
+  const script = [
+    `switchboard() { node ${JSON.stringify(join(root, 'bin/switchboard.js'))} "$@"; }`,
+    'npx() { if [ "$1" = switchboard ]; then shift; switchboard "$@"; else echo "npx $1: not run here" >&2; return 99; fi; }',
+    options.prelude ?? '',
+    code,
+  ].join('\n');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-e', '-c', script], {
+      cwd: join(root, options.cwd ?? '.'),
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      clearTimeout(deadline);
+      if (status === 0) resolve(out);
+      else reject(new Error(`exit ${status ?? signal}: ${out}`));
+    });
+  });
+}
+
+describe('the shell blocks of README.md and docs/', () => {
+  it('should run every shell block made of switchboard commands', async () => {
+    for (const b of blocksOf('cli')) {
+      await expect(runShell(b.code), where(b)).resolves.toBeTypeOf('string');
+    }
+  });
+
+  it('should run the tutorial switchboard lines in the bot that init writes', async () => {
+    // templates/bot is what `switchboard init` copies (test/cli/tutorial.test.ts checks the
+    // README shows its files verbatim); the other tutorial lines need a packed install.
+    const lines = blocksOf('pack-check')
+      .flatMap((b) => commandLines(b.code))
+      .filter(isSwitchboardLine);
+    expect(lines.length).toBeGreaterThan(0);
+    await expect(runShell(lines.join('\n'), { cwd: 'templates/bot' })).resolves.toContain(
+      '0 errors',
+    );
+  });
+
+  it('should run the control API examples against a fresh sandbox', async () => {
+    const sandbox = createSandbox({});
+    const { url } = await sandbox.listen();
+    try {
+      const key = sandbox.config.keys[0]!.key;
+      sandbox.control.injectInbound({ type: 'text', from: '+15551230001', text: 'hi' });
+      const sent = await fetch(`${url}/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messaging_product: 'whatsapp',
+          to: '+15551230001',
+          type: 'text',
+          text: { body: 'hello' },
+        }),
+      });
+      const { messageId } = (await sent.json()) as { messageId: string };
+      // Every call must succeed: a documented route, body or id that the sandbox refuses fails.
+      const strict = [
+        'curl() {',
+        '  local out code; out=$(mktemp)',
+        '  code=$(command curl -sS -o "$out" -w "%{http_code}" "$@") || { rm -f "$out"; return 1; }',
+        '  case $code in 2??) rm -f "$out" ;; *) echo "curl $*: HTTP $code $(cat "$out")" >&2; rm -f "$out"; return 1 ;; esac',
+        '}',
+      ].join('\n');
+      for (const b of blocksOf('sandbox-shell')) {
+        await expect(
+          runShell(b.code.replaceAll('http://127.0.0.1:4010', url), {
+            env: { MESSAGE_ID: messageId },
+            prelude: strict,
+          }),
+          where(b),
+        ).resolves.toBeTypeOf('string');
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
