@@ -6,6 +6,7 @@ import { registerFlowCommands } from '../../src/cli/flow-commands.js';
 import { parseSandboxConfig } from '../../src/sandbox/config.js';
 import { classify, MARKER_KINDS, summarise, type BlockCheck } from './block-kinds.js';
 import { compileBlocks } from './compile-blocks.js';
+import { isDistFresh } from './dist-fresh.js';
 import { readDocBlocks, where, type DocBlock } from './doc-blocks.js';
 
 const root = process.cwd();
@@ -67,10 +68,15 @@ describe('the code blocks of README.md and docs/', () => {
     );
   });
 
-  it('should compile every TypeScript block in one program', () => {
+  it('should compile every TypeScript block in one program', { timeout: 240_000 }, () => {
     const ts = blocksOf('typescript');
     expect(ts.length).toBeGreaterThan(5);
-    const errors = compileBlocks(root, join(work, 'ts'), ts);
+    const errors = compileBlocks(
+      root,
+      join(work, 'ts'),
+      ts,
+      isDistFresh(root) ? 'dist' : 'sources',
+    );
     expect(errors.map((e) => `${e.at}: ${e.message}`)).toEqual([]);
   });
 

@@ -14,12 +14,14 @@ export interface BlockTypeError {
  * `<dir>/<page>/<name>.ts` (`<!-- file: bot.ts -->` names it, so a block can import the one
  * before it, as the page shows); `<!-- ts-context: … -->` is prepended (declarations the
  * fragment takes as given). `dir` must be inside the repository, so that `switchboard` and
- * `switchboard/testing` resolve to this package (its TypeScript sources).
+ * `switchboard/testing` resolve to this package: its TypeScript sources, or with `dist` its
+ * compiled declarations (faster; only when they are fresh).
  */
 export function compileBlocks(
   root: string,
   dir: string,
   blocks: readonly DocBlock[],
+  target: 'sources' | 'dist' = 'sources',
 ): BlockTypeError[] {
   const files = new Map<string, { block: DocBlock; offset: number }>();
   for (const block of blocks) {
@@ -42,6 +44,8 @@ export function compileBlocks(
     // A page shows a declaration without always using it.
     noUnusedLocals: false,
     noUnusedParameters: false,
+    // `dist`: the package's declarations (the "types" export condition), as users get them.
+    ...(target === 'dist' ? { customConditions: [] } : {}),
   };
   const program = ts.createProgram([...files.keys()], options);
   const errors: BlockTypeError[] = [];
