@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { MessagingClient } from '../api/client.js';
 import { RedisLimiter } from '../api/redis-limiter.js';
+import type { Conversation } from '../api/resources.js';
 import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { createBot } from '../engine/create-bot.js';
 import type { Bot } from '../engine/types.js';
@@ -136,6 +137,7 @@ export async function startWorker(
   const check = (): Promise<ApiCheck> => checkApiAtStart(config);
   const first = options.firstCheck ?? (await check());
   if (first.status === 'refused') throw new WorkerStartError(first.message);
+  const laterRead = deferred<readonly Conversation[]>();
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
   const { store, limiter, kind } = openStore(config, redis, logger);
@@ -156,6 +158,13 @@ export async function startWorker(
       store,
       logger,
       backfillMs: config.backfillMs,
+      // The key check was the bot's first request: a new number's history line is its page
+      // (or, while the API does not answer, the page of the first check that succeeds).
+      ...(first.status !== 'ok'
+        ? { firstRead: laterRead.promise }
+        : first.conversations === undefined
+          ? {}
+          : { firstRead: first.conversations }),
       dedupTtlMs: config.retention.sendRecordsMs,
       workerId: worker,
       // Timers and the inbox sweeper every 250 ms: timers fire at most 250 ms late, and work
@@ -187,7 +196,8 @@ export async function startWorker(
   const apiWatch = new ApiWatch({
     check,
     logger,
-    onReady: async () => {
+    onReady: async (check) => {
+      if (check.conversations !== undefined) laterRead.resolve(check.conversations);
       await leader?.start();
     },
     onRefused: (message) => {
@@ -364,6 +374,13 @@ async function listenOrFail(
       { cause: error },
     );
   }
+}
+
+/** A promise and its resolve function. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

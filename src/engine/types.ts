@@ -150,10 +150,20 @@ export interface BotOptions {
   /** How long message ids are remembered for dedup (default 7 days). */
   readonly dedupTtlMs?: number;
   /**
-   * Inbound messages older than the bot's first start on the number are never answered;
-   * this opts in to answering those received up to this long before it (default 0).
+   * Inbound messages from before the number's history line (the newest message the bot's
+   * first read of the number saw, on the API's clock) are never answered; this opts in to
+   * answering unanswered ones received up to this long before the line (default 0).
    */
   readonly backfillMs?: number;
+  /**
+   * The conversations of a read of the number made before this bot was created (the CLI's
+   * start-up key check, `GET /v1/conversations?limit=100`). When the number has no history
+   * line yet, it is decided from this read, so every message the API received after that
+   * first request is answered. A promise: a read still to come (the CLI's retried check
+   * while the API does not answer), which the line waits for instead of reading itself.
+   * Default: the bot's own first read decides.
+   */
+  readonly firstRead?: readonly Conversation[] | PromiseLike<readonly Conversation[]>;
   /**
    * Owner name of this bot's conversation leases. Default: unique per bot. A stable name
    * (one process per state file, or host:port of a worker) lets a restarted process take

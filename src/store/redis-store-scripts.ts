@@ -274,3 +274,23 @@ if left == 0 then${releaseLuaAt(5, 1)}  redis.call('ZREM', KEYS[6], ARGV[3])
 end
 return left
 `);
+
+/**
+ * First writer wins: stores the value envelope unless the key holds an unexpired one.
+ * KEYS[1] the value key. ARGV[1] the envelope `{"e":null,"v":…}`; ARGV[2] now.
+ * Returns the envelope stored afterwards (the one found, or ARGV[1]). Text that is not an
+ * envelope is returned as it is, for the store to report as corrupt.
+ */
+export const setValueIfAbsent = new RedisScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local ok, stored = pcall(cjson.decode, cur)
+  if not ok or type(stored) ~= 'table' then return cur end
+  local e = stored['e']
+  if e == nil or e == cjson.null or tonumber(e) == nil or tonumber(e) > tonumber(ARGV[2]) then
+    return cur
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`);

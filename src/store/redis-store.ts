@@ -276,6 +276,18 @@ export class RedisStore implements Store {
     await this.#redis.del(this.#keys.value(key));
   }
 
+  async setValueIfAbsent(key: string, value: unknown): Promise<unknown> {
+    const redisKey = this.#keys.value(key);
+    const envelope = `{"e":null,"v":${toJson(value, `value ${key}`)}}`;
+    // One key, one script: atomic, and cluster-safe (a single slot).
+    const stored = await scripts.setValueIfAbsent.run(
+      this.#redis,
+      [redisKey],
+      [envelope, String(this.#clock.now())],
+    );
+    return this.#unexpired(redisKey, validateStored(redisKey, stored, aString));
+  }
+
   async scheduleTimer(timer: TimerRecord): Promise<void> {
     const record: TimerRecord = {
       id: timer.id,
