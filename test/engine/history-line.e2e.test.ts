@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/api/callbacks.js';
 import { MessagingClient } from '../../src/api/client.js';
 import type { Message } from '../../src/api/resources.js';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
@@ -9,6 +8,7 @@ import { createSandbox, type Sandbox, type SandboxServer } from '../../src/sandb
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { echoFlow } from './echo-machine.js';
 import { describeRequest } from './harness.js';
+import { receivedCallback } from './signed-callback.js';
 
 const T = Date.parse('2026-06-01T09:00:00.000Z');
 const SECRET = 'whsec_history_line';
@@ -70,34 +70,7 @@ describe('history line (API clock, first start)', () => {
 
   /** Delivers `message` as the API's signed `message.received` callback (API time). */
   async function callback(target: Bot, message: Message, apiNow: number): Promise<number> {
-    const conversation = sandbox.control
-      .conversations()
-      .find((c) => c.id === message.conversationId);
-    const body = JSON.stringify({
-      id: `evt_${message.id}`,
-      type: 'message.received',
-      occurredAt: message.occurredAt,
-      data: {
-        message,
-        conversation: {
-          id: conversation?.id,
-          contactId: conversation?.contactId,
-          phoneNumber: conversation?.phoneNumber,
-          contactName: conversation?.contactName,
-          lastMessageAt: conversation?.lastMessageAt,
-          humanOwned: conversation?.humanOwned,
-        },
-      },
-    });
-    const ts = Math.floor(apiNow / 1000);
-    const answer = await target.handleCallback({
-      body: Buffer.from(body),
-      headers: {
-        [TIMESTAMP_HEADER]: String(ts),
-        [SIGNATURE_HEADER]: signCallback(SECRET, ts, body),
-      },
-    });
-    return answer.status;
+    return (await target.handleCallback(receivedCallback(sandbox, message, SECRET, apiNow))).status;
   }
 
   const sentTo = (to: string): string[] =>
