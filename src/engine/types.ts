@@ -130,6 +130,13 @@ export interface BotOptions {
     readonly parser?: CallbackParser;
     /** Raw body cap in bytes (default 1 MiB). */
     readonly maxBodyBytes?: number;
+    /**
+     * How long a callback waits for the store to record it (ms, default 1,500). Past it
+     * (the store does not answer: Redis down or paused, SQLite locked) the callback is
+     * answered 503 with `Retry-After`, within a sender's timeout; the sender's redelivery
+     * is applied exactly once (a write that lands late makes it a duplicate).
+     */
+    readonly storeDeadlineMs?: number;
   };
   /** Conversations processed at the same time (default 64). */
   readonly concurrency?: number;
