@@ -12,13 +12,19 @@
 # Sentinel: primary 7100, replica 7101, sentinels 27100-27102, master group "mymaster"
 #   REDIS_SENTINEL_URL=redis+sentinel://127.0.0.1:27100,127.0.0.1:27101,127.0.0.1:27102/mymaster
 # Data lives nowhere (--save "" --appendonly no); configs in $REDIS_HA_DIR (default
-# /tmp/switchboard-redis-ha).
+# /tmp/switchboard-redis-ha<offset>).
+# REDIS_HA_OFFSET=10 shifts every port by 10 (7010-7015, 7110-7111, 27110-27112): a second,
+# private set for the tests that kill or fail over nodes (test/scale/redis-failover.test.ts),
+# so they never disturb the tests using the first.
 set -euo pipefail
 
-DIR="${REDIS_HA_DIR:-/tmp/switchboard-redis-ha}"
-CLUSTER_PORTS=(7000 7001 7002 7003 7004 7005)
-DATA_PORTS=(7100 7101)
-SENTINEL_PORTS=(27100 27101 27102)
+OFFSET="${REDIS_HA_OFFSET:-0}"
+DIR="${REDIS_HA_DIR:-/tmp/switchboard-redis-ha$([ "$OFFSET" = 0 ] || echo "-$OFFSET")}"
+CLUSTER_PORTS=() DATA_PORTS=() SENTINEL_PORTS=()
+for i in 0 1 2 3 4 5; do CLUSTER_PORTS+=($((7000 + OFFSET + i))); done
+for i in 0 1; do DATA_PORTS+=($((7100 + OFFSET + i))); done
+for i in 0 1 2; do SENTINEL_PORTS+=($((27100 + OFFSET + i))); done
+FIRST=${CLUSTER_PORTS[0]} PRIMARY=${DATA_PORTS[0]} SENTINEL=${SENTINEL_PORTS[0]}
 NODE_TIMEOUT_MS=3000
 
 # Outputs are captured, not piped into grep -q (an early exit would fail the pipe).
@@ -45,7 +51,7 @@ start_cluster() {
   for p in "${CLUSTER_PORTS[@]}"; do
     wait_for 10 ping "$p" || { echo "redis-cluster: node $p does not answer" >&2; exit 1; }
   done
-  if [[ "$(redis-cli -h 127.0.0.1 -p 7000 cluster info)" == *cluster_slots_assigned:0* ]]; then
+  if [[ "$(redis-cli -h 127.0.0.1 -p "$FIRST" cluster info)" == *cluster_slots_assigned:0* ]]; then
     local nodes=()
     for p in "${CLUSTER_PORTS[@]}"; do nodes+=("127.0.0.1:$p"); done
     redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$DIR/cluster/create.log"
@@ -57,7 +63,7 @@ start_cluster() {
 start_sentinel() {
   mkdir -p "$DIR/sentinel"
   # The current primary: what the Sentinels say (after a failover it may be 7101), else 7100.
-  local primary=7100
+  local primary=$PRIMARY
   for s in "${SENTINEL_PORTS[@]}"; do
     local addr
     addr=$(redis-cli -h 127.0.0.1 -p "$s" sentinel get-master-addr-by-name mymaster 2>/dev/null | sed -n 2p || true)
@@ -79,7 +85,7 @@ port $s
 bind 127.0.0.1
 dir $DIR/sentinel
 logfile sentinel-$s.log
-sentinel monitor mymaster 127.0.0.1 7100 2
+sentinel monitor mymaster 127.0.0.1 $PRIMARY 2
 sentinel down-after-milliseconds mymaster $NODE_TIMEOUT_MS
 sentinel failover-timeout mymaster 10000
 sentinel parallel-syncs mymaster 1
@@ -90,8 +96,8 @@ EOF
     wait_for 10 ping "$p" || { echo "redis-sentinel: $p does not answer" >&2; exit 1; }
   done
   sentinel_ok() {
-    [[ "$(redis-cli -h 127.0.0.1 -p 27100 sentinel ckquorum mymaster 2>/dev/null)" == OK* ]] &&
-      [[ "$(redis-cli -h 127.0.0.1 -p 27100 sentinel replicas mymaster 2>/dev/null)" == *flags* ]]
+    [[ "$(redis-cli -h 127.0.0.1 -p "$SENTINEL" sentinel ckquorum mymaster 2>/dev/null)" == OK* ]] &&
+      [[ "$(redis-cli -h 127.0.0.1 -p "$SENTINEL" sentinel replicas mymaster 2>/dev/null)" == *flags* ]]
   }
   wait_for 30 sentinel_ok || { echo "redis-sentinel: no quorum or no replica known" >&2; exit 1; }
 }
@@ -101,7 +107,7 @@ case "${1:-start}" in
     command -v redis-server >/dev/null || { echo "redis-cluster: redis-server is not installed" >&2; exit 1; }
     start_cluster
     start_sentinel
-    echo "redis-cluster: cluster 127.0.0.1:7000-7005 ok; sentinel mymaster via 127.0.0.1:27100-27102 ok"
+    echo "redis-cluster: cluster 127.0.0.1:${CLUSTER_PORTS[0]}-${CLUSTER_PORTS[5]} ok; sentinel mymaster via 127.0.0.1:${SENTINEL_PORTS[0]}-${SENTINEL_PORTS[2]} ok"
     ;;
   stop)
     for p in "${SENTINEL_PORTS[@]}" "${DATA_PORTS[@]}" "${CLUSTER_PORTS[@]}"; do

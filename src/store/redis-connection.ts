@@ -95,7 +95,9 @@ function clientFor(target: RedisTarget, options: RedisConnectionOptions): RedisC
         ...common,
         // Reads go to primaries too: a version check must see the write before it.
         scaleReads: 'master',
-        // A failover takes a few node timeouts: keep retrying a command meanwhile.
+        // A failover takes a few node timeouts: keep retrying a command meanwhile
+        // (32 redirections of 300 ms: about 10 s before a command fails).
+        maxRedirections: 32,
         retryDelayOnClusterDown: 300,
         retryDelayOnFailover: 200,
         retryDelayOnTryAgain: 200,

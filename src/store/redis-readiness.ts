@@ -3,8 +3,7 @@ import { asCluster, type RedisClient } from './redis-script.js';
 
 /** What {@link redisReadiness} found. */
 export type RedisReadiness =
-  | { readonly status: 'ready' }
-  | { readonly status: 'not_ready'; readonly reason: string };
+  { readonly status: 'ready' } | { readonly status: 'not_ready'; readonly reason: string };
 
 /**
  * Whether Redis can serve every key of the bot now. One node or a Sentinel primary: it
@@ -25,11 +24,15 @@ export async function redisReadiness(
     if (cluster === undefined) return await nodeReady(client as Redis, timeoutMs, 'redis');
     const uncovered = cluster.slots.findIndex((nodes) => nodes === undefined || nodes.length === 0);
     if (cluster.slots.length < 16_384 || uncovered !== -1)
-      return notReady(`no primary serves cluster slot ${uncovered === -1 ? cluster.slots.length : uncovered}`);
+      return notReady(
+        `no primary serves cluster slot ${uncovered === -1 ? cluster.slots.length : uncovered}`,
+      );
     const owners = new Set(cluster.slots.map((nodes) => nodes[0]));
     const masters = cluster.nodes('master');
     for (const owner of owners) {
-      const node = masters.find((n) => `${n.options.host ?? ''}:${String(n.options.port ?? '')}` === owner);
+      const node = masters.find(
+        (n) => `${n.options.host ?? ''}:${String(n.options.port ?? '')}` === owner,
+      );
       if (node === undefined) {
         // The map names a primary the pool does not know yet: refresh, answer not ready now.
         cluster.refreshSlotsCache();

@@ -62,6 +62,8 @@ const casReply = z.union([
   z.tuple([z.literal('fenced')]),
 ]);
 const flag = z.union([z.literal(0), z.literal(1)]);
+/** The cluster enqueue: 0 duplicate, 1 appended, 2 duplicate still in the inbox. */
+const enqueueReply = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 const coercedNumber = z.coerce.number();
 const aString = z.string();
 const aNumber = z.number();
@@ -201,11 +203,13 @@ export class RedisStore implements Store {
       return appended;
     }
     const reply = await scripts.enqueue.run(this.#redis, inboxKeys, args);
-    if (validateStored(keys.inbox, reply, flag) === 0) return false;
-    await this.#replicated(keys.inbox);
+    const outcome = validateStored(keys.inbox, reply, enqueueReply);
+    if (outcome === 0) return false;
+    if (outcome === 1) await this.#replicated(keys.inbox);
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
+    // A duplicate still in the inbox is listed again: its first enqueue may have died here.
     await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
-    return true;
+    return outcome === 1;
   }
 
   async peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {

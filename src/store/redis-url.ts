@@ -182,7 +182,9 @@ function addresses(
 
 function checkClusterDb(path: string, where: string, fail: (what: string) => never): void {
   if (path !== '' && path !== '0')
-    fail(`${where} "/${path}": a Redis Cluster has only database 0 (use REDIS_PREFIX to share one)`);
+    fail(
+      `${where} "/${path}": a Redis Cluster has only database 0 (use REDIS_PREFIX to share one)`,
+    );
 }
 
 /** The URL with any password replaced, for messages. */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
+import { RedisKeys } from '../../src/store/redis-keys.js';
+import { enqueue } from '../../src/store/redis-store-scripts.js';
 import { RedisStore } from '../../src/store/redis-store.js';
 import { RedisReplicationError } from '../../src/store/redis-wait.js';
 import {
@@ -69,6 +71,28 @@ describe('RedisStore on a cluster', () => {
     );
     expect(holders.filter((n) => n > 0).length).toBe(3);
     expect(await store.conversationsWithInbox(100)).toHaveLength(30);
+  });
+
+  it('should list an unlisted inbox again when its item is delivered again (a worker died between)', async () => {
+    const prefix = `${root}crash:`;
+    const store = new RedisStore({ redis, prefix });
+    // What a worker killed after the append and before the listing leaves behind.
+    const keys = new RedisKeys(prefix).conversation('c1');
+    const now = Date.now();
+    const item = '{"id":"m1","sortKey":1,"payload":1}';
+    await enqueue.run(
+      redis,
+      [keys.seen('m1'), keys.inbox, keys.inboxMembers, keys.inboxItems, keys.inboxSeq],
+      [now, now + 60_000, 120_000, 'm1', 1, item],
+    );
+    expect(await store.conversationsWithInbox(10)).toEqual([]);
+    // The redelivery is a duplicate, and lists the conversation.
+    expect(await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 60_000)).toBe(false);
+    expect(await store.conversationsWithInbox(10)).toEqual(['c1']);
+    // A duplicate of an item already handled lists nothing.
+    await store.ackInbox('c1', ['m1']);
+    expect(await store.enqueue('c1', { id: 'm1', sortKey: 1, payload: 1 }, 60_000)).toBe(false);
+    expect(await store.conversationsWithInbox(10)).toEqual([]);
   });
 
   it('should have a replica hold a document once a durable write returns', async () => {
