@@ -10,6 +10,10 @@
  *   rss      snapshot size and RSS of 100k idle conversations (memory store)
  *   polling  API reads per inbound message, detection delay, read budget (polling bot)
  *   growth   1,000,000 conversations in the SQLite store: RSS, p99 at 1M vs 1k
+ *   real     `switchboard run examples/support-desk` against the sandbox process, callbacks,
+ *            status callbacks and polling, 4.5 msg/s: CPU per inbound message vs a floor
+ *            process, on SQLite, Redis and memory (BENCH_REAL_SEC=<window s>, default 180;
+ *            BENCH_QUICK=1: 40 s; BENCH_REAL_STORES=sqlite,redis,memory; BENCH_REAL_RUNS=<n>)
  *
  * Run only some: `BENCH_ONLY=polling,growth npm run bench` (or `npm run bench -- --only
  * polling,growth`). A partial run prints its rows but leaves bench/RESULTS.md alone (it
@@ -27,6 +31,7 @@ import { engineEventsFresh } from './engine-events-fresh.js';
 import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
+import { realLoadRows } from './real-load-rows.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
 import { median, type WorkerCounters } from './scale-out.js';
 import {
@@ -35,7 +40,7 @@ import {
   type WebhookRound,
 } from './webhook-throughput.js';
 
-const SECTIONS = ['webhook', 'engine', 'budget', 'rss', 'polling', 'growth'] as const;
+const SECTIONS = ['webhook', 'engine', 'budget', 'rss', 'polling', 'growth', 'real'] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyFlag = process.argv.indexOf('--only');
 const onlyRaw =
@@ -304,6 +309,11 @@ if (runs('growth')) {
     '≤ ×1.2',
     g.p99Ratio <= 1.2 && large.lost + small.lost === 0,
   );
+}
+
+if (runs('real')) {
+  process.stderr.write('real load: switchboard run examples/support-desk vs the floor…\n');
+  for (const r of await realLoadRows()) row(r.figure, r.measured, r.target, r.pass);
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${process.platform}`;

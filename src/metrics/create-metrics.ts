@@ -4,6 +4,7 @@ import { MessageType } from '../api/resources.js';
 import { EFFECT_KINDS, FLOW_EVENT_TYPES } from '../flows/contract.js';
 import { boundedLabel, oneOf } from './bounded-label.js';
 import { sendOutcomeLabel } from './send-outcome-label.js';
+import { WRITE_OPERATIONS } from '../store/counted-store.js';
 
 /** Options of {@link createMetrics}. */
 export interface MetricsOptions {
@@ -13,6 +14,11 @@ export interface MetricsOptions {
   readonly processMetrics?: boolean;
   /** Read at every scrape for `switchboard_poll_leader` (absent: the gauge reads 0). */
   readonly isPollLeader?: () => boolean;
+  /**
+   * Calls of each store operation so far (from `countStoreOperations`), read at every
+   * scrape for `switchboard_store_operations_total` (absent: the counter is not served).
+   */
+  readonly storeOperations?: ReadonlyMap<string, number>;
 }
 
 /** The metrics of one bot. */
@@ -33,6 +39,7 @@ const NAMES = [
   'switchboard_handler_calls_total',
   'switchboard_errors_total',
   'switchboard_poll_leader',
+  'switchboard_store_operations_total',
 ];
 const OTHER_OUTCOMES = [
   'handler.done',
@@ -117,6 +124,19 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
       this.set(isPollLeader?.() === true ? 1 : 0);
     },
   });
+  const storeOperations = options.storeOperations;
+  if (storeOperations !== undefined)
+    new Counter({
+      name: 'switchboard_store_operations_total',
+      help: 'Store operations called, by operation and kind (write: changes what is stored)',
+      labelNames: ['operation', 'kind'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [operation, n] of storeOperations)
+          this.inc({ operation, kind: WRITE_OPERATIONS.has(operation) ? 'write' : 'read' }, n);
+      },
+    });
   const handlerLabel = boundedLabel(100);
   const outcomeLabel = boundedLabel(200);
   const errorLabel = boundedLabel(50);
