@@ -10,6 +10,10 @@
  *   rss      snapshot size and RSS of 100k idle conversations (memory store)
  *   polling  API reads per inbound message, detection delay, read budget (polling bot)
  *   growth   1,000,000 conversations in the SQLite store: RSS, p99 at 1M vs 1k
+ *   real     `switchboard run examples/support-desk` against the sandbox process, callbacks,
+ *            status callbacks and polling, 4.5 msg/s: CPU per inbound message vs a floor
+ *            process, on SQLite, Redis and memory (BENCH_REAL_SEC=<window s>, default 180;
+ *            BENCH_QUICK=1: 40 s; BENCH_REAL_STORES=sqlite,redis,memory; BENCH_REAL_RUNS=<n>)
  *
  * Run only some: `BENCH_ONLY=polling,growth npm run bench` (or `npm run bench -- --only
  * polling,growth`). A partial run prints its rows but leaves bench/RESULTS.md alone (it
@@ -28,6 +32,7 @@ import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
 import { scaleCost } from './scale-cost.js';
+import { realLoadRows } from './real-load-rows.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
 import { median, type WorkerCounters } from './scale-out.js';
 import {
@@ -36,7 +41,7 @@ import {
   type WebhookRound,
 } from './webhook-throughput.js';
 
-const SECTIONS = ['webhook', 'scale', 'engine', 'budget', 'rss', 'polling', 'growth'] as const;
+const SECTIONS = ['webhook', 'scale', 'engine', 'budget', 'rss', 'polling', 'growth', 'real'] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyFlag = process.argv.indexOf('--only');
 const onlyRaw =
@@ -331,6 +336,11 @@ if (runs('growth')) {
   );
 }
 
+if (runs('real')) {
+  process.stderr.write('real load: switchboard run examples/support-desk vs the floor…\n');
+  for (const r of await realLoadRows()) row(r.figure, r.measured, r.target, r.pass);
+}
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${process.platform}`;
 const header = '| figure | measured | target | ok |\n|---|---|---|---|';
 const table = [
@@ -383,7 +393,20 @@ SqliteStore (timer loop and sweeper on, like \`run\`), in-process API client, in
 to a random stored conversation (500 warm-up, then 2,000 timed); latency = bot.handle called → the send answering
 that message done. 3 rounds per size, alternating 1k, 1M, 1k, 1M, …; p99 = median of the rounds' p99s (p50, max
 pooled); RSS = the 1M serving processes' peak (and after GC); WAL = the largest size of the state file's WAL, sampled every
-200 ms while the timed messages go through.`;
+200 ms while the timed messages go through.
+Real load (bench/real-load.ts): \`switchboard run examples/support-desk --port … --poll 2s\` as a process (dist/, built
+first; default log level, JSON logs to a pipe; SQLite state file, or REDIS_URL, or --memory) against the sandbox in its
+own process (bench/real-sandbox-server.ts: createSandbox as \`switchboard sandbox\` runs it, signed callbacks with
+sent/delivered/read status callbacks, rate limits on, a front counting requests). 4.5 inbound messages/s (540 sends/min,
+under the 600/min of a number), 60% new contacts writing "hi", 40% contacts who wrote ≥ 15 s before writing "menu"; each
+message brings the two-send greeting. Warm-up, then the window: CPU = user + system of the bot process from
+/proc/<pid>/stat (all its threads) over the window / messages injected in it; API requests and callbacks per message
+from the sandbox's counts; store operations from the bot's switchboard_store_operations_total; RSS from
+/proc/<pid>/status. After the window: every contact must have exactly 2 sends per message, the first of each the
+greeting; latency = message injected → its second send accepted. The floor (bench/floor-server.ts: node:http, HMAC
+check, one libsql transaction, two fetch POSTs to a sink) gets the same messages as signed callbacks in the same run.
+Status row: after the drain, the idle bot's CPU over 15 s, then 40 signed status callbacks/s (delivered/read of sends
+that went well) for 15 s; cost = (CPU − idle CPU over as long) / callbacks.`;
 const doc = `# Benchmark results\n\nCommand: \`npm run bench\`${full ? '' : ` (BENCH_ONLY=${only.join(',')})`} (REDIS_URL=${process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'})\nDate: ${new Date().toISOString()}\nMachine: ${machine}\nTook: ${f((Date.now() - started) / 1000)} s\n\n${table}\n\n${method}\n`;
 if (full || process.env['BENCH_WRITE'] === '1') {
   // Sections written by hand below the generated part (from its first "## " heading on,

@@ -9,6 +9,7 @@ import { eventsRouter } from '../ingest/events-endpoint.js';
 import { PollLeader } from '../ingest/poll-leader.js';
 import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import { countStoreOperations } from '../store/counted-store.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
 import { connectRedis, describeTarget } from '../store/redis-connection.js';
@@ -145,7 +146,9 @@ export async function startWorker(
     config.redisUrl === undefined
       ? undefined
       : await openRedis(config.redisUrl, config.redisCluster, logger);
-  const { store, limiter, kind } = openStore(config, redis, logger);
+  const opened = openStore(config, redis, logger);
+  const { limiter, kind } = opened;
+  const { store, counts: storeOperations } = countStoreOperations(opened.store);
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
@@ -195,7 +198,10 @@ export async function startWorker(
           ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
           polling: { minIntervalMs: config.pollMs, maxIntervalMs: Math.max(config.pollMs, 30_000) },
         });
-  const metrics = createMetrics(bot, { isPollLeader: () => leader?.isLeader === true });
+  const metrics = createMetrics(bot, {
+    isPollLeader: () => leader?.isLeader === true,
+    storeOperations,
+  });
   let started = false;
   let draining = false;
   const apiWatch = new ApiWatch({

@@ -6,7 +6,7 @@ import { StoreUnavailableError, guardStore } from '../store/guarded-store.js';
 import type { InboxItem } from '../store/store.js';
 import { createCallbackHandler } from '../ingest/callback-core.js';
 import { expressCallbackRouter } from '../ingest/express-adapter.js';
-import { conversationOf, toInboxItem } from '../ingest/normalize.js';
+import { changesNothing, conversationOf, toInboxItem } from '../ingest/normalize.js';
 import { Poller } from '../ingest/poller.js';
 import { checkBotOptions } from './check-options.js';
 import { forgetContact } from './contact-memory.js';
@@ -167,7 +167,11 @@ export function createBot(options: BotOptions): Bot {
       // Tracked beyond the deadline: a write that lands late is still in flight (idle()).
       const work = scheduler.track(
         (async () => {
-          for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+          // Six of the nine exchanges of an answered message are its sends' sent/delivered/read
+          // callbacks: they are verified and parsed, then dropped here, before any store work.
+          for (const event of events)
+            if (!changesNothing(event))
+              await deps.enqueue(conversationOf(event), toInboxItem(event));
         })(),
       );
       try {
@@ -262,6 +266,7 @@ export function createBot(options: BotOptions): Bot {
       logger.info('bot stopped');
     },
     async handle(event) {
+      if (changesNothing(event)) return { status: 'accepted' };
       const fresh = await scheduler.track(deps.enqueue(conversationOf(event), toInboxItem(event)));
       return fresh ? { status: 'accepted' } : { status: 'duplicate' };
     },

@@ -11,9 +11,14 @@ const BATCH = 100;
  * Claims every due timer and delivers it as an inbox item: `timer.fired` for flow
  * timers, a reconciliation attempt for the engine's own. A timer is completed only
  * after its item is enqueued, so a crash in between fires it late, never never.
+ * Nothing is claimed (no write) while the store's next due time is in the future.
  * Returns how many timers fired.
  */
 export async function runDueTimers(deps: EngineDeps): Promise<number> {
+  // One read first: a claim is a write (a transaction on SQLite, a script on Redis), and
+  // the tick asks four times a second while nothing is due almost always.
+  const next = await deps.store.nextTimerDue();
+  if (next === undefined || next > deps.clock.now()) return 0;
   let fired = 0;
   for (;;) {
     const due = await deps.store.claimDueTimers(deps.clock.now(), BATCH, CLAIM_MS);

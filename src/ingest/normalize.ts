@@ -128,6 +128,16 @@ export function fromCallbackEvent(event: CallbackEvent): IngestEvent | undefined
   }
 }
 
+/**
+ * True for an event the engine would take and do nothing with: a status of an outbound
+ * message other than `failed` (sent, delivered, read: only a failure reaches the flow, see
+ * `followStatus`). Such an event is acknowledged without an inbox write, a lease or a
+ * document read; the poller never emits one.
+ */
+export function changesNothing(event: IngestEvent): boolean {
+  return event.kind === 'status' && event.status !== 'failed';
+}
+
 /** The conversation an ingest event belongs to. */
 export function conversationOf(event: IngestEvent): string {
   return event.kind === 'inbound' ? event.message.conversationId : event.conversationId;

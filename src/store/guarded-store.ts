@@ -110,7 +110,7 @@ export function guardStore(inner: Store, options: GuardStoreOptions): GuardedSto
 }
 
 /** Every method of the Store contract (kept in step with the interface by the type). */
-const STORE_METHODS = [
+export const STORE_METHODS = [
   'getConversation',
   'putConversation',
   'deleteConversation',
@@ -137,7 +137,7 @@ const STORE_METHODS = [
 ] as const satisfies readonly (keyof Store)[];
 
 /** Methods a store may leave out; the guarded store has them only when the inner one does. */
-const OPTIONAL_METHODS = [
+export const OPTIONAL_METHODS = [
   'getConversationIfChanged',
   'acquireConversation',
   'releaseConversation',

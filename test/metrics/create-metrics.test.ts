@@ -164,3 +164,24 @@ describe('createMetrics', () => {
     expect(registry.getSingleMetric('switchboard_sends_total')).toBeUndefined();
   });
 });
+
+describe('createMetrics storeOperations', () => {
+  it('should serve store operation counts by operation and kind at scrape time', async () => {
+    const counts = new Map<string, number>([['putConversation', 3]]);
+    const metrics = createMetrics(fakeBot(), { processMetrics: false, storeOperations: counts });
+    const name = 'switchboard_store_operations_total';
+    expect(
+      await value(metrics.registry, name, { operation: 'putConversation', kind: 'write' }),
+    ).toBe(3);
+    counts.set('getConversation', 2);
+    counts.set('putConversation', 5);
+    expect(
+      await value(metrics.registry, name, { operation: 'putConversation', kind: 'write' }),
+    ).toBe(5);
+    expect(
+      await value(metrics.registry, name, { operation: 'getConversation', kind: 'read' }),
+    ).toBe(2);
+    metrics.dispose();
+    expect(metrics.registry.getSingleMetric(name)).toBeUndefined();
+  });
+});
