@@ -17,6 +17,12 @@ export type BotFlowSource = RunnableFlow | FlowDefinition | string | URL;
 /** What {@link defineBot} accepts. */
 export interface BotDefinitionInput {
   /**
+   * The bot's name, shown by the studio (and in logs where a bot is named). Default: the
+   * name of the bot's folder (`examples/support-desk/bot.ts` → `support-desk`). 1 to 100
+   * characters.
+   */
+  readonly name?: string;
+  /**
    * The flows: every flow the bot runs, as the entry flow, as a sub-flow (`subflow.use`)
    * or through `bot.start`. The first is the entry flow unless `entry` names another.
    */
@@ -46,6 +52,8 @@ export interface BotDefinitionInput {
 /** A bot: flows plus handlers, not yet compiled (see `resolveBot`). */
 export interface BotDefinition {
   readonly kind: 'switchboard.bot';
+  /** The name given to {@link defineBot}, if any. */
+  readonly name: string | undefined;
   readonly flows: readonly BotFlowSource[];
   readonly handlers: Readonly<Record<string, Handler>>;
   readonly entry: string | undefined;
@@ -58,6 +66,7 @@ export interface BotDefinition {
  * test kit can load it.
  * @example
  * export const bot = defineBot({
+ *   name: 'Order desk',
  *   flows: [new URL('../../flows/order-status.yaml', import.meta.url)],
  *   handlers: { lookupOrder: async ({ input }) => ({ outcome: 'ready' }) },
  * });
@@ -68,12 +77,20 @@ export function defineBot(input: BotDefinitionInput): BotDefinition {
       'defineBot: `flows` must list at least one flow (a file path, a definition or a compiled flow)',
     );
   }
+  if (input.name !== undefined) {
+    const name: unknown = input.name;
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 100)
+      throw new TypeError(
+        `defineBot: \`name\` must be a text of 1 to 100 characters (got ${typeof name === 'string' ? `${name.length} characters` : typeof name})`,
+      );
+  }
   for (const [name, handler] of Object.entries(input.handlers ?? {})) {
     if (typeof handler !== 'function')
       throw new TypeError(`defineBot: handler "${name}" is not a function`);
   }
   return Object.freeze({
     kind: 'switchboard.bot' as const,
+    name: input.name,
     flows: [...input.flows],
     handlers: { ...input.handlers },
     entry: input.entry,

@@ -21,6 +21,8 @@ export interface ResolvedBot {
   readonly templates: readonly SandboxTemplate[];
   /** Where it came from (a file, or `(inline)`), for messages. */
   readonly source: string;
+  /** The name given to `defineBot`, if any (the studio shows it, else the bot's folder name). */
+  readonly name?: string;
 }
 
 /** Outcome of {@link resolveBot} and `loadBot`. */
@@ -94,7 +96,14 @@ export async function resolveBot(
   }
   return {
     status: 'ok',
-    bot: { flows, handlers: def.handlers, entry: def.entry, templates: def.templates, source },
+    bot: {
+      flows,
+      handlers: def.handlers,
+      entry: def.entry,
+      templates: def.templates,
+      source,
+      ...(def.name === undefined ? {} : { name: def.name }),
+    },
   };
 }
 

@@ -28,7 +28,8 @@ import {
   type Readiness,
 } from './run-server.js';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { claimWorkerId } from './worker-id-file.js';
 import { JournaledLimiter } from '../api/journaled-limiter.js';
 import type { Limiter } from '../api/limiter.js';
 import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
@@ -51,6 +52,12 @@ export interface StartWorkerOptions {
   readonly apiRetryBaseMs?: number;
   /** The start-up check already made ({@link checkApiAtStart}); default: made here. */
   readonly firstCheck?: ApiCheck;
+  /**
+   * Where a Redis worker without `--port` and `SWITCHBOARD_WORKER_ID` keeps its worker id
+   * slot (see `claimWorkerId`). Default: `workers/` beside the state file's default place,
+   * `.switchboard/workers` in the working directory.
+   */
+  readonly workerIdDir?: string;
 }
 
 /**
@@ -115,10 +122,18 @@ export async function startWorker(
   options: StartWorkerOptions = {},
 ): Promise<RunningWorker> {
   // One process per state file: a fixed owner, so a restart takes its leases back at once.
-  // With Redis, host:port names one worker (two cannot listen on one port), so a restarted
-  // worker takes its poll and conversation leases back at once too.
+  // With Redis, host:port names one worker (two cannot listen on one port); without a
+  // port, a slot claimed in .switchboard/workers (beside the state) keeps a worker's id
+  // across restarts, kill -9 included: a restarted worker takes its leases back at once.
+  const claimed =
+    config.workerId === undefined &&
+    config.redisUrl !== undefined &&
+    !(config.port !== undefined && config.port > 0)
+      ? claimWorkerId(options.workerIdDir ?? workerIdDir(config))
+      : undefined;
   const worker =
     config.workerId ??
+    claimed?.id ??
     (config.redisUrl === undefined && !config.memory
       ? `local:${hostname()}`
       : config.port !== undefined && config.port > 0
@@ -140,12 +155,18 @@ export async function startWorker(
   // One cheap read before anything else: a wrong key or URL stops the start at once.
   const check = (): Promise<ApiCheck> => checkApiAtStart(config);
   const first = options.firstCheck ?? (await check());
-  if (first.status === 'refused') throw new WorkerStartError(first.message);
+  if (first.status === 'refused') {
+    claimed?.release();
+    throw new WorkerStartError(first.message);
+  }
   const laterRead = deferred<readonly Conversation[]>();
   const redis =
     config.redisUrl === undefined
       ? undefined
-      : await openRedis(config.redisUrl, config.redisCluster, logger);
+      : await openRedis(config.redisUrl, config.redisCluster, logger).catch((error: unknown) => {
+          claimed?.release();
+          throw error;
+        });
   const opened = openStore(config, redis, logger);
   const { limiter, kind } = opened;
   const { store, counts: storeOperations } = countStoreOperations(opened.store);
@@ -185,6 +206,7 @@ export async function startWorker(
   } catch (error) {
     await store.close();
     redis?.disconnect();
+    claimed?.release();
     throw error;
   }
   const leader =
@@ -260,6 +282,7 @@ export async function startWorker(
     await Promise.all(servers.map((s) => closeServer(s.server)));
     await store.close();
     redis?.disconnect();
+    claimed?.release();
     throw error;
   }
   const callbackUrl = config.port === undefined ? undefined : servers[0]?.url;
@@ -303,6 +326,7 @@ export async function startWorker(
         metrics.dispose();
         await store.close();
         await redis?.quit();
+        claimed?.release();
         logger.info('stopped');
       })();
       return stopping;
@@ -390,6 +414,11 @@ async function listenOrFail(
       { cause: error },
     );
   }
+}
+
+/** Where the worker id slots live: beside the state file (`.switchboard/workers` by default). */
+function workerIdDir(config: RunConfig): string {
+  return join(dirname(config.statePath ?? join('.switchboard', 'state.db')), 'workers');
 }
 
 /** A promise and its resolve function. */

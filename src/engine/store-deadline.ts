@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../store/guarded-store.js';
 
 /** Default bound of the store calls a callback waits for (well under a sender's 2 s timeout). */
-export const DEFAULT_CALLBACK_STORE_DEADLINE_MS = 1_500;
+export const DEFAULT_CALLBACK_STORE_DEADLINE_MS = 1_000;
 
 /**
  * Resolves as `work` does, unless it takes longer than `ms`: then rejects with a

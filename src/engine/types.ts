@@ -131,7 +131,7 @@ export interface BotOptions {
     /** Raw body cap in bytes (default 1 MiB). */
     readonly maxBodyBytes?: number;
     /**
-     * How long a callback waits for the store to record it (ms, default 1,500). Past it
+     * How long a callback waits for the store to record it (ms, default 1,000). Past it
      * (the store does not answer: Redis down or paused, SQLite locked) the callback is
      * answered 503 with `Retry-After`, within a sender's timeout; the sender's redelivery
      * is applied exactly once (a write that lands late makes it a duplicate).

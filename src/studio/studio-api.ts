@@ -86,6 +86,7 @@ export function studioApi(deps: StudioApiDeps): Router {
       return {
         clock: { now },
         bot: {
+          name: state.bot.name,
           source: state.bot.resolved.source,
           entry: state.bot.resolved.entry ?? state.bot.resolved.flows[0]?.id,
           error: state.error ?? null,

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBotDefinition, type BotDefinition } from '../bot/define-bot.js';
 import { compileFlowFile, resolveBot, type ResolvedBot } from '../bot/resolve-bot.js';
@@ -29,6 +29,8 @@ export interface StudioFlow {
 /** A bot loaded by the studio: the compiled bot, its flows' sources, and the files to watch. */
 export interface StudioBot {
   readonly resolved: ResolvedBot;
+  /** What the studio calls the bot: `defineBot`'s `name`, else its folder's (or flow file's) name. */
+  readonly name: string;
   readonly flows: readonly StudioFlow[];
   /** Files whose change reloads the bot (flow files, the bot module and its folder's sources). */
   readonly files: readonly string[];
@@ -75,7 +77,12 @@ export async function loadStudioBot(path: string): Promise<StudioBotResult> {
     };
     return {
       status: 'ok',
-      bot: { resolved, flows: [await describeFile(target, compiled.flow)], files: [target] },
+      bot: {
+        resolved,
+        name: nameOf(target),
+        flows: [await describeFile(target, compiled.flow)],
+        files: [target],
+      },
     };
   }
   return loadModule(target, path);
@@ -123,7 +130,19 @@ async function loadModule(file: string, shown: string): Promise<StudioBotResult>
         warnings: [],
       });
   }
-  return { status: 'ok', bot: { resolved: result.bot, flows, files: watched } };
+  return {
+    status: 'ok',
+    bot: { resolved: result.bot, name: result.bot.name ?? nameOf(file), flows, files: watched },
+  };
+}
+
+/**
+ * The name of a bot found at `file`: its folder's for a `bot.*` or `index.*` module, else
+ * the file's own name without its extension (a flow file, a module named after the bot).
+ */
+export function nameOf(file: string): string {
+  const stem = basename(file, extname(file));
+  return stem === 'bot' || stem === 'index' ? basename(dirname(file)) : stem;
 }
 
 async function describeFile(file: string, flow: RunnableFlow): Promise<StudioFlow> {

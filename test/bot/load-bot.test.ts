@@ -69,4 +69,21 @@ describe('resolveBot', () => {
   it('should refuse a bot without flows', () => {
     expect(() => defineBot({ flows: [] })).toThrow(/at least one flow/);
   });
+
+  it('should keep a bot name and refuse an empty or overlong one', async () => {
+    const flow = defineFlow({
+      id: 'one',
+      version: 1,
+      start: 'a',
+      states: { a: { say: 'A', final: true } },
+    });
+    const named = await resolveBot(defineBot({ name: 'Order desk', flows: [flow] }));
+    expect(named.status === 'ok' ? named.bot.name : undefined).toBe('Order desk');
+    const unnamed = await resolveBot(defineBot({ flows: [flow] }));
+    expect(unnamed.status === 'ok' ? unnamed.bot.name : 'x').toBeUndefined();
+    expect(() => defineBot({ name: ' ', flows: [flow] })).toThrow(
+      'defineBot: `name` must be a text of 1 to 100 characters (got 1 characters)',
+    );
+    expect(() => defineBot({ name: 'x'.repeat(101), flows: [flow] })).toThrow(/got 101 characters/);
+  });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { DEFAULT_DEV_BOT } from '../../src/cli/dev-command.js';
 import { startStudio, type Studio } from '../../src/studio/studio.js';
+import { nameOf } from '../../src/studio/studio-bot.js';
 import { waitUntil } from '../wait-until.js';
 
 const ADA = encodeURIComponent('+15551230001');
@@ -32,6 +33,15 @@ describe('studio API', () => {
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
+
+  it('should name the bot by its folder, never by an absolute path', async () => {
+    const bot = (await call('/state')).body['bot'] as Record<string, unknown>;
+    expect(bot['name']).toBe('support-desk');
+    expect(nameOf('/srv/bots/order-desk/bot.ts')).toBe('order-desk');
+    expect(nameOf('/srv/bots/order-desk/index.js')).toBe('order-desk');
+    expect(nameOf('/srv/flows/returns.yaml')).toBe('returns');
+    expect(nameOf('/srv/bots/helpdesk.ts')).toBe('helpdesk');
+  });
 
   it('should refuse bad input with a message that says what and where', async () => {
     expect(await call(`/customers/${ADA}/send`, { type: 'text', text: '  ' })).toEqual({

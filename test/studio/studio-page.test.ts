@@ -50,6 +50,11 @@ describe('switchboard studio in a browser (support-desk)', () => {
       expect(await page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe(
         'message-box',
       );
+      // The header names the bot by its folder, not by where it lies on this disk.
+      await expect
+        .poll(() => page.locator('.bot-name').textContent(), { timeout: UI_TIMEOUT_MS })
+        .toMatch(/^\s*support-desk · /);
+      expect(await page.locator('.bot-name').textContent()).not.toContain('/');
       await page.keyboard.type('hi');
       await page.keyboard.press('Enter');
       await chat().getByText("Hi Ada Lovelace! I'm the support desk assistant.").waitFor();

@@ -78,7 +78,7 @@ function App() {
     <header class="top">
       <div class="brand">switchboard <b>studio</b></div>
       <div class="bot-name">
-        ${state.bot.source} · ${state.bot.flows.map((f) => `${f.id} v${f.version}`).join(', ')}
+        ${state.bot.name} · ${state.bot.flows.map((f) => `${f.id} v${f.version}`).join(', ')}
       </div>
       <${Clock}
         now=${state.clock.now}
