@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, context, trace } from '@opentelemetry/api';
 import { MessagingClient } from '../api/client.js';
 import { systemClock } from '../core/clock.js';
 import { silentLogger } from '../log/logger.js';
@@ -8,6 +9,7 @@ import { createCallbackHandler } from '../ingest/callback-core.js';
 import { expressCallbackRouter } from '../ingest/express-adapter.js';
 import { conversationOf, toInboxItem } from '../ingest/normalize.js';
 import { Poller } from '../ingest/poller.js';
+import { EngineTracing, type IngestSource } from '../observe/engine-tracing.js';
 import { checkBotOptions } from './check-options.js';
 import { forgetContact } from './contact-memory.js';
 import { ConversationProcessor } from './conversation-processor.js';
@@ -82,6 +84,10 @@ export function createBot(options: BotOptions): Bot {
   const stopController = new AbortController();
   let running = true;
 
+  // The global API's tracer is a no-op until an OpenTelemetry SDK is registered.
+  const tracing = new EngineTracing(options.tracer ?? trace.getTracer('switchboard'), {
+    ...(options.businessNumber === undefined ? {} : { businessNumber: options.businessNumber }),
+  });
   const deps: EngineDeps = {
     client,
     store,
@@ -111,16 +117,21 @@ export function createBot(options: BotOptions): Bot {
         }
       }
     },
-    async enqueue(conversationId: string, item: InboxItem) {
-      const fresh = await store.enqueue(conversationId, item, deps.dedupTtlMs);
+    async enqueue(conversationId: string, item: InboxItem, source: IngestSource = 'engine') {
+      const fresh = await tracing.enqueue(conversationId, item, source, (traced) =>
+        store.enqueue(conversationId, traced, deps.dedupTtlMs),
+      );
       if (fresh && running) scheduler.schedule(conversationId);
       return fresh;
     },
+    tracing,
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS, BURST_PRESSURE_MS);
+  const drain = createDrain(deps, processor, options.workerId ?? workerId(), gate);
   const scheduler = new ConversationScheduler(
-    createDrain(deps, processor, options.workerId ?? workerId(), gate),
+    // Detached from whatever context scheduled it: each turn's trace comes from its item.
+    (conversationId) => context.with(ROOT_CONTEXT, () => drain(conversationId)),
     options.concurrency ?? DEFAULT_CONCURRENCY,
     logger,
     { source: gate, concurrency: options.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY },
@@ -138,7 +149,8 @@ export function createBot(options: BotOptions): Bot {
     now: () => clock.now(),
     logger,
     async accept(events) {
-      for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+      for (const event of events)
+        await deps.enqueue(conversationOf(event), toInboxItem(event), 'callback');
     },
   });
   let loop: NodeJS.Timeout | undefined;
@@ -213,7 +225,9 @@ export function createBot(options: BotOptions): Bot {
       logger.info('bot stopped');
     },
     async handle(event) {
-      const fresh = await scheduler.track(deps.enqueue(conversationOf(event), toInboxItem(event)));
+      const fresh = await scheduler.track(
+        deps.enqueue(conversationOf(event), toInboxItem(event), 'handle'),
+      );
       return fresh ? { status: 'accepted' } : { status: 'duplicate' };
     },
     callbackRouter() {
