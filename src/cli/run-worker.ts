@@ -28,6 +28,7 @@ import { JournaledLimiter } from '../api/journaled-limiter.js';
 import type { Limiter } from '../api/limiter.js';
 import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
 import { SqliteStore } from '../store/sqlite-store.js';
+import { startTracing, type Tracing } from '../observe/tracing.js';
 
 /** Options of {@link startWorker}. */
 export interface StartWorkerOptions {
@@ -46,6 +47,11 @@ export interface StartWorkerOptions {
   readonly apiRetryBaseMs?: number;
   /** The start-up check already made ({@link checkApiAtStart}); default: made here. */
   readonly firstCheck?: ApiCheck;
+  /**
+   * Where the `OTEL_*` tracing variables and `SWITCHBOARD_BUSINESS_NUMBER` are read
+   * (default `process.env`; see docs/operations.md).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -146,9 +152,15 @@ export async function startWorker(
     ...(limiter === undefined ? {} : { limiter }),
   });
   const receivesCallbacks = config.port !== undefined && config.callbackSecret !== undefined;
+  const env = options.env ?? process.env;
+  let tracing: Tracing | undefined;
   let bot: Bot;
   try {
+    tracing = await startWorkerTracing(env, logger);
+    const businessNumber = env['SWITCHBOARD_BUSINESS_NUMBER']?.trim();
     bot = createBot({
+      ...(tracing === undefined ? {} : { tracer: tracing.tracer }),
+      ...(businessNumber === undefined || businessNumber === '' ? {} : { businessNumber }),
       flows: resolved.flows,
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
@@ -166,6 +178,7 @@ export async function startWorker(
         : {}),
     });
   } catch (error) {
+    await tracing?.shutdown();
     await store.close();
     redis?.disconnect();
     throw error;
@@ -234,6 +247,7 @@ export async function startWorker(
     await leader?.stop();
     if (started) await bot.stop();
     await Promise.all(servers.map((s) => closeServer(s.server)));
+    await tracing?.shutdown();
     await store.close();
     redis?.disconnect();
     throw error;
@@ -277,6 +291,8 @@ export async function startWorker(
         await bot.stop();
         await Promise.all(servers.map((s) => closeServer(s.server)));
         metrics.dispose();
+        // The spans of the last work are exported before the process ends.
+        await tracing?.shutdown();
         await store.close();
         await redis?.quit();
         logger.info('stopped');
@@ -317,6 +333,21 @@ function openStore(
   });
   const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
   return { store, limiter, kind: `sqlite ${path}` };
+}
+
+/** Tracing from the `OTEL_*` variables: undefined when off; a bad setting stops the start. */
+async function startWorkerTracing(
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+): Promise<Tracing | undefined> {
+  const started = await startTracing({ env });
+  if (started.status === 'invalid') throw new WorkerStartError(started.message);
+  if (started.status === 'off') {
+    logger.debug('tracing off', { reason: started.reason });
+    return undefined;
+  }
+  logger.info('tracing on', { exporter: started.tracing.description });
+  return started.tracing;
 }
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
