@@ -9,6 +9,8 @@ import { eventsRouter } from '../ingest/events-endpoint.js';
 import { PollLeader } from '../ingest/poll-leader.js';
 import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import { oldestWaitingAgeMs } from '../metrics/backlog-probe.js';
+import type { ApiCall } from '../api/client.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
@@ -145,11 +147,14 @@ export async function startWorker(
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
   const { store, limiter, kind } = openStore(config, redis, logger);
+  // Bound once the metrics exist (they need the bot, the bot needs the client).
+  const apiCalls: { observe?: (call: ApiCall) => void } = {};
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     logger,
     ...(limiter === undefined ? {} : { limiter }),
+    onCall: (call) => apiCalls.observe?.(call),
   });
   const receivesCallbacks = config.port !== undefined && config.callbackSecret !== undefined;
   const env = options.env ?? process.env;
@@ -194,7 +199,12 @@ export async function startWorker(
           ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
           polling: { minIntervalMs: config.pollMs, maxIntervalMs: Math.max(config.pollMs, 30_000) },
         });
-  const metrics = createMetrics(bot, { isPollLeader: () => leader?.isLeader === true });
+  const metrics = createMetrics(bot, {
+    isPollLeader: () => leader?.isLeader === true,
+    probeStore: () => bot.probeStore(),
+    oldestWaitingMs: () => oldestWaitingAgeMs(store, Date.now()),
+  });
+  apiCalls.observe = (call) => metrics.observeApiCall(call);
   let started = false;
   let draining = false;
   const apiWatch = new ApiWatch({

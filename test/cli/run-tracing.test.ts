@@ -71,6 +71,14 @@ describe('switchboard run with OTEL_* variables', () => {
       sandbox.control.injectInbound({ type: 'text', from: '+15551238001', text: 'hi' });
       expect(await waitUntil(() => sandbox.control.sent().length >= 1, 15_000)).toBe(true);
       await worker.bot.idle();
+      // The operations metrics are wired too: API attempts, the store probe, the backlog.
+      const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+      expect(metrics).toMatch(
+        /^switchboard_api_calls_total\{route="POST \/v1\/messages",status="202"\} [1-9]/m,
+      );
+      expect(metrics).toMatch(/^switchboard_store_up 1$/m);
+      expect(metrics).toMatch(/^switchboard_backlog_oldest_age_seconds 0$/m);
+      expect(metrics).toMatch(/^switchboard_inbound_wait_seconds_count 1$/m);
     } finally {
       sandbox.control.setCallback(undefined);
       await worker.stop();
