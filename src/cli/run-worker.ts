@@ -30,6 +30,8 @@ import { JournaledLimiter } from '../api/journaled-limiter.js';
 import type { Limiter } from '../api/limiter.js';
 import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
 import { SqliteStore } from '../store/sqlite-store.js';
+import { recordStateIdentity, StateLabelSchema } from '../store/sqlite-identity.js';
+import { keyIdOf } from '../api/budgets.js';
 import { startTracing, type Tracing } from '../observe/tracing.js';
 
 /** Options of {@link startWorker}. */
@@ -146,7 +148,26 @@ export async function startWorker(
   if (first.status === 'refused') throw new WorkerStartError(first.message);
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+  const env = options.env ?? process.env;
+  const label = env['SWITCHBOARD_LABEL']?.trim();
+  if (label !== undefined && label !== '' && !StateLabelSchema.safeParse(label).success) {
+    redis?.disconnect();
+    throw new WorkerStartError('SWITCHBOARD_LABEL must be 1–100 printable characters');
+  }
   const { store, limiter, kind } = openStore(config, redis, logger);
+  if (store instanceof SqliteStore) {
+    // Whose state this is: a restore checks a backup against it (sqlite-backup.ts).
+    const keyId = keyIdOf(config.apiKey);
+    const before = recordStateIdentity(store.database, {
+      keyId,
+      label: label === '' ? undefined : label,
+    });
+    if (before.keyId !== undefined && before.keyId !== keyId)
+      logger.warn('the state file was last used with another API key (a rotated key?)', {
+        before: before.keyId,
+        now: keyId,
+      });
+  }
   // Bound once the metrics exist (they need the bot, the bot needs the client).
   const apiCalls: { observe?: (call: ApiCall) => void } = {};
   const client = new MessagingClient({
@@ -157,7 +178,6 @@ export async function startWorker(
     onCall: (call) => apiCalls.observe?.(call),
   });
   const receivesCallbacks = config.port !== undefined && config.callbackSecret !== undefined;
-  const env = options.env ?? process.env;
   let tracing: Tracing | undefined;
   let bot: Bot;
   try {

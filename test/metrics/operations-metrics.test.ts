@@ -10,7 +10,10 @@ async function samples(registry: Registry, name: string): Promise<Map<string, nu
   const out = new Map<string, number>();
   if (metric === undefined) return out;
   for (const v of (await metric.get()).values)
-    out.set(`${v.metricName ?? name}${JSON.stringify(v.labels)}`, v.value);
+    out.set(
+      `${(v as { metricName?: string }).metricName ?? name}${JSON.stringify(v.labels)}`,
+      v.value,
+    );
   return out;
 }
 
