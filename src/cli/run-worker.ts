@@ -30,9 +30,15 @@ import { JournaledLimiter } from '../api/journaled-limiter.js';
 import type { Limiter } from '../api/limiter.js';
 import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
 import { SqliteStore } from '../store/sqlite-store.js';
-import { recordStateIdentity, StateLabelSchema } from '../store/sqlite-identity.js';
-import { keyIdOf } from '../api/budgets.js';
-import { startTracing, type Tracing } from '../observe/tracing.js';
+import type { Tracing } from '../observe/tracing.js';
+import {
+  businessNumberOf,
+  checkRedisLayout,
+  OperationsStartError,
+  recordWorkerIdentity,
+  stateLabelOf,
+  startWorkerTracing,
+} from './worker-operations.js';
 
 /** Options of {@link startWorker}. */
 export interface StartWorkerOptions {
@@ -149,25 +155,18 @@ export async function startWorker(
   const redis =
     config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
   const env = options.env ?? process.env;
-  const label = env['SWITCHBOARD_LABEL']?.trim();
-  if (label !== undefined && label !== '' && !StateLabelSchema.safeParse(label).success) {
+  let label: string | undefined;
+  try {
+    // A newer Redis layout is refused before anything is read or written under the prefix.
+    if (redis !== undefined)
+      await checkRedisLayout(redis, config.redisPrefix, config.retention, logger);
+    label = stateLabelOf(env);
+  } catch (error) {
     redis?.disconnect();
-    throw new WorkerStartError('SWITCHBOARD_LABEL must be 1–100 printable characters');
+    throw startError(error);
   }
   const { store, limiter, kind } = openStore(config, redis, logger);
-  if (store instanceof SqliteStore) {
-    // Whose state this is: a restore checks a backup against it (sqlite-backup.ts).
-    const keyId = keyIdOf(config.apiKey);
-    const before = recordStateIdentity(store.database, {
-      keyId,
-      label: label === '' ? undefined : label,
-    });
-    if (before.keyId !== undefined && before.keyId !== keyId)
-      logger.warn('the state file was last used with another API key (a rotated key?)', {
-        before: before.keyId,
-        now: keyId,
-      });
-  }
+  if (store instanceof SqliteStore) recordWorkerIdentity(store, config.apiKey, label, logger);
   // Bound once the metrics exist (they need the bot, the bot needs the client).
   const apiCalls: { observe?: (call: ApiCall) => void } = {};
   const client = new MessagingClient({
@@ -181,11 +180,13 @@ export async function startWorker(
   let tracing: Tracing | undefined;
   let bot: Bot;
   try {
-    tracing = await startWorkerTracing(env, logger);
-    const businessNumber = env['SWITCHBOARD_BUSINESS_NUMBER']?.trim();
+    tracing = await startWorkerTracing(env, logger).catch((error: unknown) => {
+      throw startError(error);
+    });
+    const businessNumber = businessNumberOf(env);
     bot = createBot({
       ...(tracing === undefined ? {} : { tracer: tracing.tracer }),
-      ...(businessNumber === undefined || businessNumber === '' ? {} : { businessNumber }),
+      ...(businessNumber === undefined ? {} : { businessNumber }),
       flows: resolved.flows,
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
@@ -365,19 +366,11 @@ function openStore(
   return { store, limiter, kind: `sqlite ${path}` };
 }
 
-/** Tracing from the `OTEL_*` variables: undefined when off; a bad setting stops the start. */
-async function startWorkerTracing(
-  env: Readonly<Record<string, string | undefined>>,
-  logger: Logger,
-): Promise<Tracing | undefined> {
-  const started = await startTracing({ env });
-  if (started.status === 'invalid') throw new WorkerStartError(started.message);
-  if (started.status === 'off') {
-    logger.debug('tracing off', { reason: started.reason });
-    return undefined;
-  }
-  logger.info('tracing on', { exporter: started.tracing.description });
-  return started.tracing;
+/** An operations setting the operator must fix, as the worker's start error (exit code 2). */
+function startError(error: unknown): unknown {
+  return error instanceof OperationsStartError
+    ? new WorkerStartError(error.message, { cause: error })
+    : error;
 }
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
