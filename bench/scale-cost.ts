@@ -195,6 +195,10 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
               redis,
             );
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
+            // Progress with figures: a run cut short still tells what it measured.
+            process.stderr.write(
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg, ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} msgs\n`,
+            );
           }
         series.push({
           name: deployment.name,
