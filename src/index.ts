@@ -155,3 +155,25 @@ export type {
   MediaHoldView,
   ResetScope,
 } from './sandbox/index.js';
+
+// ── Operations: traces, backups, layout versions ────────────────────────────
+export { startTracing, tracingDecision } from './observe/tracing.js';
+export type {
+  Tracing,
+  TracingDecision,
+  StartTracingOptions,
+  StartTracingResult,
+} from './observe/tracing.js';
+export { TRACE_ATTRIBUTES } from './observe/engine-tracing.js';
+export { createMetrics } from './metrics/create-metrics.js';
+export type { BotMetrics, MetricsOptions } from './metrics/create-metrics.js';
+export { oldestWaitingAgeMs } from './metrics/backlog-probe.js';
+export {
+  backupStateFile,
+  restoreStateFile,
+  describeStateFile,
+  StateBackupError,
+} from './store/sqlite-backup.js';
+export { readStateIdentity, recordStateIdentity } from './store/sqlite-identity.js';
+export type { StateIdentity } from './store/sqlite-identity.js';
+export { ensureRedisLayout, RedisLayoutError, REDIS_LAYOUT_VERSION } from './store/redis-layout.js';

@@ -76,6 +76,20 @@ export interface MessagingClientOptions {
    * {@link DEFAULT_BUDGET_MARGIN_MS}). Latency needs no margin: budgets settle at completion.
    */
   readonly budgetMarginMs?: number;
+  /**
+   * Told of every attempt's outcome, retried ones included (for metrics: `route` is the
+   * route template, `status` the HTTP status or 0 for a timeout or network failure).
+   * Must not throw.
+   */
+  readonly onCall?: (call: ApiCall) => void;
+}
+
+/** One attempt of an API call, as {@link MessagingClientOptions.onCall} is told of it. */
+export interface ApiCall {
+  readonly route: string;
+  readonly status: number;
+  /** The error code of a failed attempt. */
+  readonly code?: string | undefined;
 }
 
 /** A page of a list endpoint; `nextCursor` is bound to the list it came from. */
@@ -125,6 +139,7 @@ export class MessagingClient {
       ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
       sleep: options.sleep ?? realSleep,
       random: options.random ?? Math.random,
+      onCall: options.onCall,
     });
   }
 

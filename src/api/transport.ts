@@ -38,6 +38,8 @@ export interface TransportOptions {
   readonly dispatcher?: Dispatcher;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
+  /** Told of every attempt's outcome (metrics); must not throw. */
+  readonly onCall?: ((call: CallRecord) => void) | undefined;
 }
 
 /** @internal Support fields of one call, logged for every attempt (never the key). */
@@ -221,6 +223,7 @@ export class Transport {
 
   /** Logs the support fields of a call: debug when it succeeded, warn otherwise. */
   log(record: CallRecord): void {
+    this.options.onCall?.(record);
     const meta: Record<string, unknown> = { ...record };
     for (const key of Object.keys(meta)) if (meta[key] === undefined) delete meta[key];
     const ok = record.code === undefined && record.status >= 200 && record.status < 300;

@@ -4,6 +4,7 @@ import { registerDevCommand } from './dev-command.js';
 import { registerFlowCommands } from './flow-commands.js';
 import { registerInitCommand } from './init-command.js';
 import { registerForgetCommand } from './forget-command.js';
+import { registerBackupCommands } from './backup-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerStudioCommand } from './studio-command.js';
@@ -32,5 +33,6 @@ Examples:
   registerInitCommand(program);
   registerStudioCommand(program);
   registerForgetCommand(program);
+  registerBackupCommands(program);
   return program;
 }

@@ -73,6 +73,9 @@ Environment:
   REDIS_PREFIX            key prefix in Redis, the same for every worker of a bot (default switchboard:)
   LOG_LEVEL               error | warn | info | debug | silent (default info)
   LOG_FORMAT              json | pretty (default: pretty on a terminal, else json)
+  OTEL_EXPORTER_OTLP_ENDPOINT  turns traces on: OTLP/HTTP (JSON) to this collector, e.g. http://collector:4318
+  OTEL_TRACES_EXPORTER    otlp | console | none (OTEL_SDK_DISABLED=true turns traces off whatever is set)
+  SWITCHBOARD_BUSINESS_NUMBER  the business number, as an attribute of every span
 
 Endpoints (on --port, or on --metrics-port when given):
   GET /healthz   200 while running, 503 while draining on shutdown

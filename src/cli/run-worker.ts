@@ -10,6 +10,8 @@ import { PollLeader } from '../ingest/poll-leader.js';
 import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { countStoreOperations } from '../store/counted-store.js';
+import { oldestWaitingAgeMs } from '../metrics/backlog-probe.js';
+import type { ApiCall } from '../api/client.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
 import { connectRedis, describeTarget } from '../store/redis-connection.js';
@@ -34,6 +36,15 @@ import { JournaledLimiter } from '../api/journaled-limiter.js';
 import type { Limiter } from '../api/limiter.js';
 import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
 import { SqliteStore } from '../store/sqlite-store.js';
+import type { Tracing } from '../observe/tracing.js';
+import {
+  businessNumberOf,
+  checkRedisLayout,
+  OperationsStartError,
+  recordWorkerIdentity,
+  stateLabelOf,
+  startWorkerTracing,
+} from './worker-operations.js';
 
 /** Options of {@link startWorker}. */
 export interface StartWorkerOptions {
@@ -58,6 +69,11 @@ export interface StartWorkerOptions {
    * `.switchboard/workers` in the working directory.
    */
   readonly workerIdDir?: string;
+  /**
+   * Where the `OTEL_*` tracing variables and `SWITCHBOARD_BUSINESS_NUMBER` are read
+   * (default `process.env`; see docs/operations.md).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -167,19 +183,43 @@ export async function startWorker(
           claimed?.release();
           throw error;
         });
+  const env = options.env ?? process.env;
+  let label: string | undefined;
+  try {
+    // A newer Redis layout is refused before anything is read or written under the prefix.
+    if (redis !== undefined)
+      await checkRedisLayout(redis, config.redisPrefix, config.retention, logger);
+    label = stateLabelOf(env);
+  } catch (error) {
+    redis?.disconnect();
+    claimed?.release();
+    throw startError(error);
+  }
   const opened = openStore(config, redis, logger);
   const { limiter, kind } = opened;
+  if (opened.store instanceof SqliteStore)
+    recordWorkerIdentity(opened.store, config.apiKey, label, logger);
   const { store, counts: storeOperations } = countStoreOperations(opened.store);
+  // Bound once the metrics exist (they need the bot, the bot needs the client).
+  const apiCalls: { observe?: (call: ApiCall) => void } = {};
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     logger,
     ...(limiter === undefined ? {} : { limiter }),
+    onCall: (call) => apiCalls.observe?.(call),
   });
   const receivesCallbacks = config.port !== undefined && config.callbackSecret !== undefined;
+  let tracing: Tracing | undefined;
   let bot: Bot;
   try {
+    tracing = await startWorkerTracing(env, logger).catch((error: unknown) => {
+      throw startError(error);
+    });
+    const businessNumber = businessNumberOf(env);
     bot = createBot({
+      ...(tracing === undefined ? {} : { tracer: tracing.tracer }),
+      ...(businessNumber === undefined ? {} : { businessNumber }),
       flows: resolved.flows,
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
@@ -204,6 +244,7 @@ export async function startWorker(
         : {}),
     });
   } catch (error) {
+    await tracing?.shutdown();
     await store.close();
     redis?.disconnect();
     claimed?.release();
@@ -223,7 +264,10 @@ export async function startWorker(
   const metrics = createMetrics(bot, {
     isPollLeader: () => leader?.isLeader === true,
     storeOperations,
+    probeStore: () => bot.probeStore(),
+    oldestWaitingMs: () => oldestWaitingAgeMs(store, Date.now()),
   });
+  apiCalls.observe = (call) => metrics.observeApiCall(call);
   let started = false;
   let draining = false;
   const apiWatch = new ApiWatch({
@@ -280,6 +324,7 @@ export async function startWorker(
     await leader?.stop();
     if (started) await bot.stop();
     await Promise.all(servers.map((s) => closeServer(s.server)));
+    await tracing?.shutdown();
     await store.close();
     redis?.disconnect();
     claimed?.release();
@@ -324,6 +369,8 @@ export async function startWorker(
         await bot.stop();
         await Promise.all(servers.map((s) => closeServer(s.server)));
         metrics.dispose();
+        // The spans of the last work are exported before the process ends.
+        await tracing?.shutdown();
         await store.close();
         await redis?.quit();
         claimed?.release();
@@ -370,6 +417,13 @@ function openStore(
   });
   const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
   return { store, limiter, kind: `sqlite ${path}` };
+}
+
+/** An operations setting the operator must fix, as the worker's start error (exit code 2). */
+function startError(error: unknown): unknown {
+  return error instanceof OperationsStartError
+    ? new WorkerStartError(error.message, { cause: error })
+    : error;
 }
 
 async function openRedis(url: string, cluster: boolean, logger: Logger): Promise<RedisClient> {

@@ -108,6 +108,7 @@ export class ConversationProcessor {
     // find it there, and forgetContact erases them all.
     if (loaded.version === 0 && (payload.kind === 'inbound' || payload.kind === 'event'))
       await rememberConversation(this.#deps.store, payload.contact.phone, conversationId);
+    this.#deps.tracing?.annotateTurn(loaded.doc, 'before');
     const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);
     try {
       // A crash may have left effects of the previous event unexecuted.
@@ -122,6 +123,7 @@ export class ConversationProcessor {
         return;
       }
       await run.apply(payload, item.id);
+      this.#deps.tracing?.annotateTurn(loaded.doc, 'after');
       // Every path of apply ends with a save after its sends; this only makes sure.
       await run.settleRecords();
       run.keepActor();

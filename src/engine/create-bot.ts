@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, context, trace } from '@opentelemetry/api';
 import { MessagingClient } from '../api/client.js';
 import { systemClock } from '../core/clock.js';
 import { silentLogger } from '../log/logger.js';
@@ -8,6 +9,7 @@ import { createCallbackHandler } from '../ingest/callback-core.js';
 import { expressCallbackRouter } from '../ingest/express-adapter.js';
 import { changesNothing, conversationOf, toInboxItem } from '../ingest/normalize.js';
 import { Poller } from '../ingest/poller.js';
+import { EngineTracing, type IngestSource } from '../observe/engine-tracing.js';
 import { checkBotOptions } from './check-options.js';
 import { forgetContact } from './contact-memory.js';
 import { ConversationProcessor } from './conversation-processor.js';
@@ -83,6 +85,10 @@ export function createBot(options: BotOptions): Bot {
   const stopController = new AbortController();
   let running = true;
 
+  // The global API's tracer is a no-op until an OpenTelemetry SDK is registered.
+  const tracing = new EngineTracing(options.tracer ?? trace.getTracer('switchboard'), {
+    ...(options.businessNumber === undefined ? {} : { businessNumber: options.businessNumber }),
+  });
   const deps: EngineDeps = {
     client,
     store,
@@ -119,11 +125,14 @@ export function createBot(options: BotOptions): Bot {
         }
       }
     },
-    async enqueue(conversationId: string, item: InboxItem) {
-      const fresh = await store.enqueue(conversationId, item, deps.dedupTtlMs);
+    async enqueue(conversationId: string, item: InboxItem, source: IngestSource = 'engine') {
+      const fresh = await tracing.enqueue(conversationId, item, source, (traced) =>
+        store.enqueue(conversationId, traced, deps.dedupTtlMs),
+      );
       if (fresh && running) scheduler.schedule(conversationId);
       return fresh;
     },
+    tracing,
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS, BURST_PRESSURE_MS);
@@ -132,18 +141,20 @@ export function createBot(options: BotOptions): Bot {
     void Promise.resolve(options.firstRead).then((read) => deps.history.offer(read));
   const scheduler = new ConversationScheduler(
     // Nothing is applied before the history line is decided (items wait in their inboxes).
-    async (conversationId) => {
-      if (deps.history.decided === undefined) {
-        try {
-          await deps.history.line();
-        } catch (error) {
-          // Stopped while waiting: the items stay in the inbox for the next start.
-          if (!running) return;
-          throw error;
+    // Detached from whatever context scheduled it: each turn's trace comes from its item.
+    (conversationId) =>
+      context.with(ROOT_CONTEXT, async () => {
+        if (deps.history.decided === undefined) {
+          try {
+            await deps.history.line();
+          } catch (error) {
+            // Stopped while waiting: the items stay in the inbox for the next start.
+            if (!running) return;
+            throw error;
+          }
         }
-      }
-      await drain(conversationId);
-    },
+        await drain(conversationId);
+      }),
     options.concurrency ?? DEFAULT_CONCURRENCY,
     logger,
     { source: gate, concurrency: options.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY },
@@ -171,7 +182,7 @@ export function createBot(options: BotOptions): Bot {
           // callbacks: they are verified and parsed, then dropped here, before any store work.
           for (const event of events)
             if (!changesNothing(event))
-              await deps.enqueue(conversationOf(event), toInboxItem(event));
+              await deps.enqueue(conversationOf(event), toInboxItem(event), 'callback');
         })(),
       );
       try {
@@ -267,7 +278,9 @@ export function createBot(options: BotOptions): Bot {
     },
     async handle(event) {
       if (changesNothing(event)) return { status: 'accepted' };
-      const fresh = await scheduler.track(deps.enqueue(conversationOf(event), toInboxItem(event)));
+      const fresh = await scheduler.track(
+        deps.enqueue(conversationOf(event), toInboxItem(event), 'handle'),
+      );
       return fresh ? { status: 'accepted' } : { status: 'duplicate' };
     },
     callbackRouter() {

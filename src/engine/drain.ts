@@ -93,7 +93,10 @@ export function createDrain(
     let docVersion = taken.docVersion;
     while (item !== undefined) {
       try {
-        await processor.process(conversationId, item, taken.lease.token, docVersion);
+        const current = item;
+        const process = (): Promise<void> =>
+          processor.process(conversationId, current, taken.lease.token, docVersion);
+        await (deps.tracing?.turn(conversationId, current, process) ?? process());
       } catch (error) {
         if (error instanceof ConversationConflictError) {
           deps.logger.warn(error.message, { conversationId });

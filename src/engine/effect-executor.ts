@@ -75,16 +75,21 @@ export class EffectExecutor {
       case 'send':
         return this.#send(effect, fresh);
       case 'call': {
-        const event = await runHandler(this.#deps, {
-          conversationId: id,
-          handler: effect.handler,
-          requestId: effect.requestId,
-          input: { ...effect.input },
-          // Copies: the handler must not reach the flow's own (possibly live) context.
-          vars: { ...doc.vars },
-          contact: doc.contact,
-          timeoutMs: effect.timeoutMs,
-        });
+        const call = (): ReturnType<typeof runHandler> =>
+          runHandler(this.#deps, {
+            conversationId: id,
+            handler: effect.handler,
+            requestId: effect.requestId,
+            input: { ...effect.input },
+            // Copies: the handler must not reach the flow's own (possibly live) context.
+            vars: { ...doc.vars },
+            contact: doc.contact,
+            timeoutMs: effect.timeoutMs,
+          });
+        const tracing = this.#deps.tracing;
+        const event = await (tracing === undefined
+          ? call()
+          : tracing.handler(id, effect.handler, doc, call));
         await this.#feedLater(`handler:${id}:${doc.epoch}:${effect.requestId}`, event);
         return event.type;
       }

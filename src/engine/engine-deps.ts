@@ -3,6 +3,7 @@ import type { RunnableFlow } from '../flows/contract.js';
 import type { Logger } from '../log/logger.js';
 import type { InboxItem, Store } from '../store/store.js';
 import type { HistoryLine } from './history-line.js';
+import type { EngineTracing, IngestSource } from '../observe/engine-tracing.js';
 import type { BotEvents, EngineClient, Handler } from './types.js';
 
 /** Resolved configuration and collaborators shared by the engine's parts. */
@@ -32,8 +33,13 @@ export interface EngineDeps {
   /** Aborted when the bot stops (handlers see it). */
   readonly stopSignal: AbortSignal;
   emit<K extends keyof BotEvents>(event: K, payload: BotEvents[K]): void;
-  /** Appends an item to a conversation's inbox (dedup applies) and schedules it. */
-  enqueue(conversationId: string, item: InboxItem): Promise<boolean>;
+  /**
+   * Appends an item to a conversation's inbox (dedup applies) and schedules it. `source`
+   * says where it came from (default `engine`: a continuation of the turn in progress).
+   */
+  enqueue(conversationId: string, item: InboxItem, source?: IngestSource): Promise<boolean>;
+  /** The engine's spans (absent: none; see src/observe/engine-tracing.ts). */
+  readonly tracing?: EngineTracing;
 }
 
 export { SERVICE_WINDOW_MS } from '../core/limits.js';

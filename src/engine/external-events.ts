@@ -67,11 +67,15 @@ export async function enqueueExternal(
   }
   conversationId ??= `contact:${wanted.phone}`;
   await deps.store.setValue(remembered, conversationId, deps.dedupTtlMs);
-  const fresh = await deps.enqueue(conversationId, {
-    id: `event:${eventId}`,
-    sortKey: deps.clock.now(),
-    payload: { kind: 'event', contact, event } satisfies ExternalEventPayload,
-  });
+  const fresh = await deps.enqueue(
+    conversationId,
+    {
+      id: `event:${eventId}`,
+      sortKey: deps.clock.now(),
+      payload: { kind: 'event', contact, event } satisfies ExternalEventPayload,
+    },
+    'event',
+  );
   return { status: fresh ? 'accepted' : 'duplicate', eventId, conversationId };
 }
 

@@ -118,7 +118,10 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
       request,
     };
     await deps.store.putSend(pending);
-    const result = await deps.client.send(request);
+    const post = (): ReturnType<typeof deps.client.send> => deps.client.send(request);
+    const result = await (deps.tracing === undefined
+      ? post()
+      : deps.tracing.send(conversationId, { seq, contentType, attempt }, post));
     if (result.status === 'accepted') {
       const accepted: SendRecord = {
         id,

@@ -27,17 +27,25 @@ export async function runDueTimers(deps: EngineDeps): Promise<number> {
         const [sendId = '', attempt = '1'] = timer.name
           .slice(RECONCILE_TIMER_PREFIX.length)
           .split('#');
-        await deps.enqueue(timer.conversationId, {
-          id: `reconcile:${sendId}:${attempt}`,
-          sortKey: timer.dueAt,
-          payload: { kind: 'reconcile', sendId, attempt: Number(attempt) },
-        });
+        await deps.enqueue(
+          timer.conversationId,
+          {
+            id: `reconcile:${sendId}:${attempt}`,
+            sortKey: timer.dueAt,
+            payload: { kind: 'reconcile', sendId, attempt: Number(attempt) },
+          },
+          'timer',
+        );
       } else {
-        await deps.enqueue(timer.conversationId, {
-          id: `timer:${timer.id}:${timer.dueAt}`,
-          sortKey: timer.dueAt,
-          payload: { kind: 'flow', event: { type: 'timer.fired', name: timer.name } },
-        });
+        await deps.enqueue(
+          timer.conversationId,
+          {
+            id: `timer:${timer.id}:${timer.dueAt}`,
+            sortKey: timer.dueAt,
+            payload: { kind: 'flow', event: { type: 'timer.fired', name: timer.name } },
+          },
+          'timer',
+        );
       }
       await deps.store.completeTimer(timer.id, timer.dueAt);
       fired++;

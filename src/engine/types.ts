@@ -2,6 +2,7 @@
  * Public types of the conversation engine: how a bot is configured, what handlers
  * receive and return, the normalised ingest events, and the `Bot` itself.
  */
+import type { Tracer } from '@opentelemetry/api';
 import type { Router } from 'express';
 import type { SendResult } from '../api/send-result.js';
 import type { MediaDownload } from '../api/media-download.js';
@@ -184,6 +185,14 @@ export interface BotOptions {
   readonly reconcileAttempts?: number;
   /** How many times a 429/503 rejected send is retried (default 3). */
   readonly sendRetries?: number;
+  /**
+   * The OpenTelemetry tracer of the bot's spans (one trace per inbound item: ingest → turn
+   * → handler → send). Default: the global API's `trace.getTracer('switchboard')`, a no-op
+   * until an SDK is registered (e.g. by `startTracing`). See docs/operations.md.
+   */
+  readonly tracer?: Tracer;
+  /** The business number this bot serves, when known: an attribute of its spans. */
+  readonly businessNumber?: string;
 }
 
 /** A normalised event from a callback, a polled page or a direct `handle()` call. */

@@ -188,7 +188,7 @@ export class Poller {
     }
     let count = 0;
     for (const event of events) {
-      if (await this.#deps.enqueue(conversation.id, toInboxItem(event))) count++;
+      if (await this.#deps.enqueue(conversation.id, toInboxItem(event), 'poll')) count++;
     }
     pass.enqueued += count;
     const next: Watermark = {

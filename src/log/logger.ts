@@ -1,5 +1,6 @@
 import winston from 'winston';
 import { redact } from './redact.js';
+import { withTraceFields } from './trace-fields.js';
 
 /** The logger every part of switchboard takes through its options. */
 export interface Logger {
@@ -63,15 +64,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 /**
  * A record below the level returns before winston builds anything (winston itself makes
  * the record and runs it through its stream before dropping it): the engine logs at
- * debug on its hot path.
+ * debug on its hot path. A record made inside a traced span carries `trace_id` and
+ * `span_id` (OpenTelemetry's active context, read at the call).
  */
 function wrap(w: winston.Logger): Logger {
   const on = (level: string): boolean => !w.silent && w.isLevelEnabled(level);
   return {
-    error: (m, meta) => void (on('error') && w.error(m, meta)),
-    warn: (m, meta) => void (on('warn') && w.warn(m, meta)),
-    info: (m, meta) => void (on('info') && w.info(m, meta)),
-    debug: (m, meta) => void (on('debug') && w.debug(m, meta)),
+    error: (m, meta) => void (on('error') && w.error(m, withTraceFields(meta))),
+    warn: (m, meta) => void (on('warn') && w.warn(m, withTraceFields(meta))),
+    info: (m, meta) => void (on('info') && w.info(m, withTraceFields(meta))),
+    debug: (m, meta) => void (on('debug') && w.debug(m, withTraceFields(meta))),
     child: (meta) => wrap(w.child(meta)),
   };
 }

@@ -5,9 +5,15 @@ import { EFFECT_KINDS, FLOW_EVENT_TYPES } from '../flows/contract.js';
 import { boundedLabel, oneOf } from './bounded-label.js';
 import { sendOutcomeLabel } from './send-outcome-label.js';
 import { WRITE_OPERATIONS } from '../store/counted-store.js';
+import {
+  OPERATIONS_METRIC_NAMES,
+  registerOperationsMetrics,
+  type OperationsMetrics,
+  type OperationsProbes,
+} from './operations-metrics.js';
 
 /** Options of {@link createMetrics}. */
-export interface MetricsOptions {
+export interface MetricsOptions extends OperationsProbes {
   /** Where to register (default: a new `Registry`; never prom-client's global one). */
   readonly registry?: Registry;
   /** Also collect prom-client's default process metrics (default true). */
@@ -22,7 +28,7 @@ export interface MetricsOptions {
 }
 
 /** The metrics of one bot. */
-export interface BotMetrics {
+export interface BotMetrics extends Pick<OperationsMetrics, 'observeApiCall'> {
   readonly registry: Registry;
   /** Stops listening to the bot and removes the switchboard metrics from the registry. */
   dispose(): void;
@@ -42,6 +48,7 @@ const NAMES = [
   'switchboard_errors_total',
   'switchboard_poll_leader',
   'switchboard_store_operations_total',
+  ...OPERATIONS_METRIC_NAMES,
 ];
 const OTHER_OUTCOMES = [
   'handler.done',
@@ -146,6 +153,7 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
           this.inc({ operation, kind: WRITE_OPERATIONS.has(operation) ? 'write' : 'read' }, n);
       },
     });
+  const operations = registerOperationsMetrics(registry, options);
   const handlerLabel = boundedLabel(100);
   const outcomeLabel = boundedLabel(200);
   const errorLabel = boundedLabel(50);
@@ -153,9 +161,10 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
   const unsubscribe = [
     bot.on('event', ({ event }) => {
       flowEvents.inc({ type: oneOf(FLOW_EVENT_TYPES, event.type) });
-      if (event.type === 'inbound.message')
+      if (event.type === 'inbound.message') {
         inbound.inc({ type: oneOf(INBOUND_TYPES, event.message.type) });
-      else if (event.type === 'handler.done')
+        operations.observeInboundWait(event.message.occurredAt);
+      } else if (event.type === 'handler.done')
         handlerCalls.inc({
           handler: handlerLabel(event.handler),
           result: 'done',
@@ -189,6 +198,7 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
 
   return {
     registry,
+    observeApiCall: operations.observeApiCall,
     dispose() {
       for (const off of unsubscribe) off();
       for (const name of NAMES) registry.removeSingleMetric(name);

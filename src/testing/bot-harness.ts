@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -60,6 +61,8 @@ export interface BotHarnessOptions {
   readonly handlerWaitMs?: number;
   /** How the API client waits (retries, Retry-After); default: real time. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The bot's OpenTelemetry tracer (see `BotOptions.tracer`). */
+  readonly tracer?: Tracer;
 }
 
 /** A bot running against an in-process sandbox, with callbacks on a local server. */
@@ -133,6 +136,7 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     callbacks: { secret },
     tickMs: options.tickMs ?? 0,
     ...(options.polling === undefined ? {} : { polling: options.polling }),
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   });
   const app = express();
   app.use('/callbacks', bot.callbackRouter());
