@@ -92,6 +92,8 @@ export interface SlotValue {
   readonly value: string | number | boolean;
   /** The words it was read from. */
   readonly text?: string;
+  /** What the value counts, when the text says: an ISO 4217 currency for an `amount` (`EUR`). */
+  readonly unit?: string;
 }
 
 /** An intent and how sure the understander is of it (0 to 1). */

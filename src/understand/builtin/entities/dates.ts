@@ -1,0 +1,106 @@
+/**
+ * Dates and times in free text through chrono-node's English and Spanish parsers,
+ * resolved against "now" as a wall clock in the bot's timezone, and normalised to
+ * `YYYY-MM-DD` and `HH:MM` (24 h). A bare weekday means the next one ("el viernes").
+ */
+import * as chrono from 'chrono-node';
+import type { Span } from './span.js';
+
+/** A date and/or time found in the text. */
+export interface DateMatch extends Span {
+  /** `YYYY-MM-DD`, when the text names a day. */
+  readonly date?: string;
+  /** `HH:MM`, when the text names an hour. */
+  readonly time?: string;
+  readonly text: string;
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** Wall-clock parts of `now` in `timeZone`, as a Date in the process's local time. */
+function wallClock(now: number, timeZone: string): Date {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(now));
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return new Date(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
+}
+
+function parserFor(language: string): chrono.Chrono[] {
+  // The contact's language first; the other one catches a message in the other language.
+  return language === 'es'
+    ? [chrono.es.casual, chrono.en.casual]
+    : [chrono.en.casual, chrono.es.casual];
+}
+
+const PM_AFTER = /^\s*(?:de la|por la) (?:tarde|noche)\b/;
+const AM_AFTER = /^\s*(?:de la|por la) manana\b/;
+const PASADO_BEFORE = /pasado\s+$/;
+
+/**
+ * Every date or time in `text` (`folded` is the same text folded, for the Spanish fixes),
+ * in order, the first parser with a result winning.
+ * @example
+ * findDates('tomorrow at 5pm', 'tomorrow at 5pm', 'en', 'UTC', Date.parse('2026-03-04T10:00:00Z'));
+ * // [{ date: '2026-03-05', time: '17:00', … }]
+ */
+export function findDates(
+  text: string,
+  folded: string,
+  language: string,
+  timeZone: string,
+  now: number,
+): DateMatch[] {
+  const reference = wallClock(now, timeZone);
+  for (const parser of parserFor(language)) {
+    const results = parser.parse(text, reference, { forwardDate: true });
+    const out: DateMatch[] = [];
+    for (const r of results) {
+      const s = r.start;
+      const hasDay = s.isCertain('day') || s.isCertain('weekday');
+      const hasTime = s.isCertain('hour');
+      if (!hasDay && !hasTime) continue; // "tarde" alone, "noche": a part of day, not a date
+      let start = r.index;
+      let end = r.index + r.text.length;
+      const day = new Date(s.get('year') ?? 0, (s.get('month') ?? 1) - 1, s.get('day') ?? 1);
+      if (PASADO_BEFORE.test(folded.slice(0, start)) && /^manana/.test(folded.slice(start))) {
+        // chrono reads "pasado mañana" (the day after tomorrow) as "mañana".
+        day.setDate(day.getDate() + 1);
+        start = folded.slice(0, start).search(PASADO_BEFORE);
+      }
+      let hour = s.get('hour') ?? 0;
+      const after = folded.slice(end);
+      const pm = PM_AFTER.exec(after);
+      const am = AM_AFTER.exec(after);
+      if (hasTime && pm !== null) {
+        if (hour < 12) hour += 12;
+        end += pm[0].length;
+      } else if (hasTime && am !== null) end += am[0].length;
+      out.push({
+        start,
+        end,
+        text: text.slice(start, end),
+        ...(hasDay
+          ? { date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}` }
+          : {}),
+        ...(hasTime ? { time: `${pad(hour)}:${pad(s.get('minute') ?? 0)}` } : {}),
+      });
+    }
+    if (out.length > 0) return out;
+  }
+  return [];
+}
