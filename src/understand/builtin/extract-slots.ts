@@ -68,13 +68,13 @@ export function extractSlots(
   const at = (s: { start: number; end: number }): string => text.slice(s.start, s.end);
 
   const emails = findEmails(text);
-  emails.forEach((e) => claims.claim(e));
   give(slotsOf(specs, 'email'), emails, (e) => ({ value: e.value, text: at(e) }));
+  emails.forEach((e) => claims.claim(e));
 
   const country = localeRegion(ctx.locale) ?? ctx.defaultCountry;
   const phones = findPhones(text, country).filter((p) => !claims.taken(p));
-  phones.forEach((p) => claims.claim(p));
   give(slotsOf(specs, 'phone'), phones, (p) => ({ value: p.value, text: at(p) }));
+  phones.forEach((p) => claims.claim(p));
 
   const amounts = findAmounts(folded, ctx.language).filter((a) => !claims.taken(a));
   give(slotsOf(specs, 'amount'), amounts, (a) => ({

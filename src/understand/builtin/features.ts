@@ -7,11 +7,30 @@
 import { distance } from 'fastest-levenshtein';
 import { fold, tokenize } from '../text/fold.js';
 import { isNumberWord } from '../text/numbers.js';
-import { isStopword } from '../text/stopwords.js';
+import { isQuestionWord, isStopword } from '../text/stopwords.js';
+import { meaningOf } from '../text/lexicon.js';
 import type { ChoiceSlots } from './choice-slots.js';
+import { findDates } from './entities/dates.js';
+import { overlaps, type Span } from './entities/span.js';
 
-/** Feature name → weight (before IDF). */
+/**
+ * Feature name → weight (before IDF). Names: `w:` word, `p:` word beginning, `t:` trigram,
+ * `s:` function word, `q:` question word, `k:` a lexicon meaning, `c:` a value of a oneOf
+ * slot, `e:` a date, email
+ * or name, `w:#` any number.
+ */
 export type Features = Map<string, number>;
+
+/**
+ * How much a feature says what the message is about: words, lexicon meanings and oneOf
+ * values fully, question words half ("where is it"), the rest (function words, numbers,
+ * dates, names) not at all.
+ */
+export function evidenceOf(name: string): number {
+  if (name === NUMBER_FEATURE) return 0;
+  if (name.startsWith('q:')) return 0.5;
+  return /^[wpck]:/.test(name) ? 1 : 0;
+}
 
 const STOPWORD_WEIGHT = 0.25;
 const TRIGRAM_TOTAL = 0.5;
@@ -19,6 +38,8 @@ const PREFIX_WEIGHT = 0.5;
 const PREFIX_LENGTH = 5;
 const NUMBER_FEATURE = 'w:#';
 const CHOICE_WEIGHT = 1;
+const QUESTION_WEIGHT = 0.6;
+const MEANING_WEIGHT = 0.7;
 
 /** Strips plural endings so "pizzas"/"pizza", "parcels"/"parcel", "tamaños"/"tamaño" meet. */
 export function stem(word: string): string {
@@ -83,49 +104,115 @@ function add(features: Features, name: string, weight: number): void {
   features.set(name, (features.get(name) ?? 0) + weight);
 }
 
-/**
- * The features of `text`. With a `vocabulary`, unknown words are first mapped to the
- * closest known word (typo correction); without one, words are taken as they are. With
- * `choices`, a mention of any `oneOf` value becomes one feature for its slot, so "a medium
- * vegetarian" meets an example "a small veggie pizza".
- */
-export function featurise(text: string, vocabulary?: Vocabulary, choices?: ChoiceSlots): Features {
-  const features: Features = new Map();
-  const folded = fold(text);
-  const taken: { start: number; end: number }[] = [];
-  for (const { slot, matches } of choices?.find(folded) ?? []) {
+/** What featurising a text needs besides the text. */
+export interface FeatureContext {
+  /** Known words: unknown ones are mapped to the closest (typo correction); unknown capitalised words are names. */
+  readonly vocabulary?: Vocabulary;
+  /** The intents' `oneOf` slots: a mention of a value becomes one feature for its slot. */
+  readonly choices?: ChoiceSlots;
+  /** The contact's language, for the date parser. */
+  readonly language?: string;
+}
+
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+/** Fixed reference for masking dates: only where they are matters, not what day. */
+const DATE_REFERENCE = Date.UTC(2026, 0, 1);
+
+/** Stretches of the text that are values (dates, emails, choices), as placeholder features. */
+function masks(text: string, folded: string, ctx: FeatureContext, features: Features): Span[] {
+  const taken: Span[] = [];
+  for (const m of text.matchAll(EMAIL)) {
+    taken.push({ start: m.index, end: m.index + m[0].length });
+    add(features, 'e:email', 1);
+  }
+  for (const d of findDates(text, folded, ctx.language ?? '', 'UTC', DATE_REFERENCE)) {
+    if (taken.some((t) => overlaps(t, d))) continue;
+    taken.push(d);
+    add(features, 'e:date', 1);
+  }
+  for (const { slot, matches } of ctx.choices?.find(folded) ?? []) {
     for (const m of matches) {
+      if (taken.some((t) => overlaps(t, m))) continue;
       taken.push(m);
       add(features, `c:${slot}`, CHOICE_WEIGHT);
     }
   }
-  for (const { word: raw, start } of tokenize(folded)) {
-    if (taken.some((t) => start >= t.start && start < t.end)) continue;
+  return taken;
+}
+
+/**
+ * Whether the word at `start` is a name: capitalised in the original text, not the first
+ * word of a sentence, not "I", and not a known word.
+ */
+function isName(text: string, start: number, word: string, ctx: FeatureContext): boolean {
+  if (!/^\p{Lu}/u.test(text.slice(start, start + 1)) || word === 'i') return false;
+  const before = text.slice(0, start).trimEnd();
+  if (before === '' || /[.!?¿¡:]$/.test(before)) return false;
+  return ctx.vocabulary === undefined || !ctx.vocabulary.has(stem(word));
+}
+
+/**
+ * The features of `text`: words (typos corrected against `ctx.vocabulary`), their first
+ * letters and trigrams, function words at a low weight, and placeholders for values
+ * (any number, date, email, name, or a value of a `oneOf` slot) so that an example with
+ * one value meets a message with another ("a small veggie pizza" / "a medium
+ * vegetarian", "to Leeds" / "to Headingley", "on monday" / "tomorrow").
+ */
+export function featurise(text: string, ctx: FeatureContext = {}): Features {
+  const features: Features = new Map();
+  const folded = fold(text);
+  const taken = masks(text, folded, ctx, features);
+  let previousName = -2;
+  tokenize(folded).forEach(({ word: raw, start, end }, index) => {
+    if (taken.some((t) => overlaps(t, { start, end }))) return;
     if (isNumberWord(raw)) {
       add(features, NUMBER_FEATURE, 1);
-      continue;
+      return;
     }
     if (isStopword(raw)) {
       add(features, `s:${raw}`, STOPWORD_WEIGHT);
-      continue;
+      return;
+    }
+    if (isQuestionWord(raw)) {
+      add(features, `q:${raw}`, QUESTION_WEIGHT);
+      return;
+    }
+    if (isName(text, start, raw, ctx)) {
+      // A run of capitalised words ("Main St", "Chapel Allerton") is one name.
+      if (previousName !== index - 1) add(features, 'e:name', 1);
+      previousName = index;
+      return;
     }
     let word = stem(raw);
-    if (vocabulary !== undefined && !vocabulary.has(word)) word = vocabulary.correct(word) ?? word;
+    if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      word = ctx.vocabulary.correct(word) ?? word;
+    }
     add(features, `w:${word}`, 1);
+    const meaning = meaningOf(word);
+    if (meaning !== undefined) add(features, `k:${meaning}`, MEANING_WEIGHT);
     // A shared beginning catches other forms of a word: allerg(ic|y|ens), entreg(a|ar).
-    if (word.length > PREFIX_LENGTH)
+    if (word.length > PREFIX_LENGTH) {
       add(features, `p:${word.slice(0, PREFIX_LENGTH)}`, PREFIX_WEIGHT);
+    }
     const grams = trigrams(word);
     const weight = TRIGRAM_TOTAL / Math.sqrt(grams.length);
     for (const gram of grams) add(features, gram, weight);
-  }
+  });
   return features;
 }
 
-/** The content words (stemmed) of `text`, for building a {@link Vocabulary}. */
+/**
+ * The content words (stemmed) of `text`, for building a {@link Vocabulary}: names
+ * (capitalised words inside a sentence) are left out, as {@link featurise} masks them.
+ */
 export function contentWords(text: string): string[] {
   return tokenize(fold(text))
-    .map((t) => t.word)
-    .filter((w) => !isNumberWord(w) && !isStopword(w))
-    .map(stem);
+    .filter(
+      (t) =>
+        !isNumberWord(t.word) &&
+        !isStopword(t.word) &&
+        !isQuestionWord(t.word) &&
+        !isName(text, t.start, t.word, {}),
+    )
+    .map((t) => stem(t.word));
 }

@@ -32,6 +32,8 @@ export const DEFAULT_UNDERSTAND_THRESHOLD = 0.6;
 /** Alternatives are intents at least this confident, at most this many. */
 const ALTERNATIVE_FLOOR = 0.1;
 const MAX_ALTERNATIVES = 3;
+/** Cosine a message needs with a built-in handoff phrase to be a request for a person. */
+const HANDOFF_MIN_SIMILARITY = 0.5;
 
 /** Options of {@link createBuiltinUnderstander}. */
 export interface BuiltinUnderstanderOptions {
@@ -106,11 +108,15 @@ export function createBuiltinUnderstander(
     },
     understand(input) {
       const started = performance.now();
-      const scores = cache
-        .get(input.intents)
-        .score(input.text, input.locale)
-        .map((s): ScoredIntent => ({ id: s.id, confidence: calibrate(s.similarity) }));
-      const handoffScore = scores.find((s) => s.id === HANDOFF_ID)?.confidence ?? 0;
+      const raw = cache.get(input.intents).score(input.text, input.locale);
+      const scores = raw.map((s): ScoredIntent => ({
+        id: s.id,
+        confidence: calibrate(s.similarity),
+      }));
+      // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
+      // message sharing one word with "necesito hablar con alguien" is not a request.
+      const handoffRaw = raw.find((s) => s.id === HANDOFF_ID)?.similarity ?? 0;
+      const handoffScore = handoffRaw >= HANDOFF_MIN_SIMILARITY ? calibrate(handoffRaw) : 0;
       const ranked = scores.filter((s) => s.id !== HANDOFF_ID && s.confidence > 0);
       const top = ranked[0];
       const alternatives = ranked

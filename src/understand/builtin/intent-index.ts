@@ -10,7 +10,7 @@
 import type { IntentSpec } from '../types.js';
 import { baseLanguage } from '../text/fold.js';
 import { ChoiceSlots } from './choice-slots.js';
-import { contentWords, featurise, Vocabulary, type Features } from './features.js';
+import { contentWords, featurise, evidenceOf, Vocabulary, type Features } from './features.js';
 
 /** Examples in another language than the contact's count this much (when the intent has examples in the contact's). */
 const OTHER_LANGUAGE_WEIGHT = 0.9;
@@ -45,6 +45,8 @@ export class IntentIndex {
   readonly #featureIntents = new Map<string, Set<number>>();
   readonly #intentIdf = new Map<string, number>();
   readonly #unknownIntentIdf: number;
+  /** Weight of one word used by two intents: a message with less in common is weak evidence. */
+  readonly #evidence: number;
   readonly #exampleIntent: number[] = [];
   readonly #exampleLanguage: string[] = [];
   readonly #intentLanguages: Set<string>[] = [];
@@ -68,7 +70,11 @@ export class IntentIndex {
         const language = baseLanguage(locale);
         languages.add(language);
         for (const phrase of phrases) {
-          const features = featurise(phrase, undefined, this.#choices);
+          const features = featurise(phrase, {
+            choices: this.#choices,
+            language,
+            vocabulary: this.vocabulary,
+          });
           examples.push(features);
           this.#exampleIntent.push(i);
           this.#exampleLanguage.push(language);
@@ -90,6 +96,7 @@ export class IntentIndex {
     for (const [name, set] of this.#featureIntents)
       this.#intentIdf.set(name, Math.log(1 + k / set.size));
     this.#unknownIntentIdf = Math.log(1 + k) * UNKNOWN_WORD_FACTOR;
+    this.#evidence = Math.log(1 + k / 2);
     examples.forEach((features, example) => {
       for (const [name, weight] of this.#weigh(features)) {
         const list = this.#postings.get(name) ?? [];
@@ -113,23 +120,40 @@ export class IntentIndex {
     return out;
   }
 
-  /** Per intent: the IDF-weighted share of the message's features it uses. */
-  #coverage(features: Features): Float64Array {
+  /**
+   * Per intent: the IDF-weighted share of the message's features it uses, and the
+   * evidence, that weight itself relative to one word shared by two intents (capped at 1):
+   * "hello how are you" shares only common words with any intent, so little evidence.
+   */
+  #coverage(features: Features): { share: Float64Array; evidence: Float64Array } {
     const covered = new Float64Array(this.intents.length);
+    const evidence = new Float64Array(this.intents.length);
     let total = 0;
     for (const [name, tf] of features) {
       if (!isCoverageFeature(name)) continue;
       const w = tf * (this.#intentIdf.get(name) ?? this.#unknownIntentIdf);
       total += w;
-      for (const i of this.#featureIntents.get(name) ?? []) covered[i] = (covered[i] ?? 0) + w;
+      const strength = evidenceOf(name);
+      for (const i of this.#featureIntents.get(name) ?? []) {
+        covered[i] = (covered[i] ?? 0) + w;
+        evidence[i] = (evidence[i] ?? 0) + w * strength;
+      }
     }
-    if (total > 0) for (let i = 0; i < covered.length; i++) covered[i] = (covered[i] ?? 0) / total;
-    return covered;
+    for (let i = 0; i < covered.length; i++) {
+      evidence[i] = Math.min(1, (evidence[i] ?? 0) / this.#evidence);
+      if (total > 0) covered[i] = (covered[i] ?? 0) / total;
+    }
+    return { share: covered, evidence };
   }
 
   /** Every intent's raw score for `text`, best first. */
   score(text: string, locale: string): RawScore[] {
-    const features = featurise(text, this.vocabulary, this.#choices);
+    const language = baseLanguage(locale);
+    const features = featurise(text, {
+      vocabulary: this.vocabulary,
+      choices: this.#choices,
+      language,
+    });
     const query = this.#weigh(features);
     const dots = new Float64Array(this.#exampleIntent.length);
     for (const [name, weight] of query) {
@@ -137,7 +161,6 @@ export class IntentIndex {
       if (list === undefined) continue;
       for (const p of list) dots[p.example] = (dots[p.example] ?? 0) + weight * p.weight;
     }
-    const language = baseLanguage(locale);
     const best = new Float64Array(this.intents.length);
     for (let e = 0; e < dots.length; e++) {
       const intent = this.#exampleIntent[e] as number;
@@ -146,12 +169,13 @@ export class IntentIndex {
       const s = (dots[e] ?? 0) * (own || !hasOwn ? 1 : OTHER_LANGUAGE_WEIGHT);
       if (s > (best[intent] ?? 0)) best[intent] = s;
     }
-    const coverage = this.#coverage(features);
+    const { share, evidence } = this.#coverage(features);
     const out: RawScore[] = this.intents.map((intent, i) => ({
       id: intent.id,
       similarity: this.#exampleOnly.has(intent.id)
         ? (best[i] ?? 0)
-        : Math.min(1, (best[i] ?? 0) * (1 - COVERAGE_SHARE) + (coverage[i] ?? 0) * COVERAGE_SHARE),
+        : Math.min(1, (best[i] ?? 0) * (1 - COVERAGE_SHARE) + (share[i] ?? 0) * COVERAGE_SHARE) *
+          (evidence[i] ?? 0),
     }));
     return out.sort((a, b) => b.similarity - a.similarity);
   }

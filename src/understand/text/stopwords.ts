@@ -28,3 +28,14 @@ const ALL = new Set<string>([...(LISTS['en'] ?? []), ...(LISTS['es'] ?? [])]);
 export function isStopword(word: string): boolean {
   return ALL.has(word);
 }
+
+const QUESTION = new Set(
+  `what whats which who whom whose when where wheres why how que cual cuales quien quienes cuando donde como cuanto cuanta cuantos cuantas`.split(
+    /\s+/,
+  ),
+);
+
+/** Whether `word` (folded) is a question word ("where", "cuándo"): a weak sign of an intent. */
+export function isQuestionWord(word: string): boolean {
+  return QUESTION.has(word);
+}

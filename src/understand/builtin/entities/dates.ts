@@ -41,11 +41,16 @@ function wallClock(now: number, timeZone: string): Date {
 }
 
 function parserFor(language: string): chrono.Chrono[] {
-  // The contact's language first; the other one catches a message in the other language.
-  return language === 'es'
-    ? [chrono.es.casual, chrono.en.casual]
-    : [chrono.en.casual, chrono.es.casual];
+  // Only the contact's language: the other parser reads noise ("a 20 kg box" is "a las
+  // 20" in Spanish). A language without a parser gets both.
+  if (language === 'es') return [chrono.es.casual];
+  if (language === 'en') return [chrono.en.casual];
+  return [chrono.en.casual, chrono.es.casual];
 }
+
+/** A time with no day must look like one: "at 7", "7pm", "19:30", "a las 7", "tonight". */
+const TIME_CUE =
+  /\d[:.h]\d|\d\s*(?:am|pm|a\.m|p\.m|h\b|hs\b)|\b(?:at|las|la|noon|midnight|mediodia|medianoche|tonight|morning|evening|afternoon|tarde|noche|manana)\b/;
 
 const PM_AFTER = /^\s*(?:de la|por la) (?:tarde|noche)\b/;
 const AM_AFTER = /^\s*(?:de la|por la) manana\b/;
@@ -53,7 +58,7 @@ const PASADO_BEFORE = /pasado\s+$/;
 
 /**
  * Every date or time in `text` (`folded` is the same text folded, for the Spanish fixes),
- * in order, the first parser with a result winning.
+ * in order.
  * @example
  * findDates('tomorrow at 5pm', 'tomorrow at 5pm', 'en', 'UTC', Date.parse('2026-03-04T10:00:00Z'));
  * // [{ date: '2026-03-05', time: '17:00', … }]
@@ -74,6 +79,7 @@ export function findDates(
       const hasDay = s.isCertain('day') || s.isCertain('weekday');
       const hasTime = s.isCertain('hour');
       if (!hasDay && !hasTime) continue; // "tarde" alone, "noche": a part of day, not a date
+      if (!hasDay && !TIME_CUE.test(folded.slice(r.index, r.index + r.text.length))) continue;
       let start = r.index;
       let end = r.index + r.text.length;
       const day = new Date(s.get('year') ?? 0, (s.get('month') ?? 1) - 1, s.get('day') ?? 1);

@@ -11,10 +11,10 @@ import { fold } from '../../text/fold.js';
 import type { Claims, Span } from './span.js';
 
 const CUES: Record<string, RegExp> = {
-  en: /(?:^|[\s,])(to|at|for|is|into|:)(?=\s)/g,
-  es: /(?:^|[\s,])(a|en|para|hacia|es|:)(?=\s)/g,
+  en: /(?:(?:^|[\s,])(?:to|at|for|is|into)|:)(?=\s)/g,
+  es: /(?:(?:^|[\s,])(?:a|en|para|hacia|es)|:)(?=\s)/g,
 };
-const ANY_CUE = /(?:^|[\s,])(to|at|for|is|into|a|en|para|hacia|es|:)(?=\s)/g;
+const ANY_CUE = /(?:(?:^|[\s,])(?:to|at|for|is|into|a|en|para|hacia|es)|:)(?=\s)/g;
 const ARTICLE = /^(?:the|my|la|el|mi)\s+/i;
 const STOP =
   /[.!?;]|\s(?:instead|please|pls|thanks|asap|por favor|gracias|mejor|en vez|en lugar)\b/;
