@@ -84,6 +84,11 @@ export interface UnderstandInput {
   readonly transcript?: readonly Turn[];
   /** Look in the bot's knowledge for an answer when no intent fits. */
   readonly knowledge?: boolean;
+  /**
+   * Values a model must never see (the contact's name, address, account number…): an
+   * understander that calls a model replaces them in everything it sends. Optional.
+   */
+  readonly redactValues?: readonly string[];
 }
 
 /** A slot value found in the text. */
