@@ -8,6 +8,8 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { redactString } from '../../log/redact.js';
 import { createBuiltinUnderstander } from '../builtin/index.js';
+import { extractSlots } from '../builtin/extract-slots.js';
+import { baseLanguage } from '../text/fold.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import { DEFAULT_KNOWLEDGE_THRESHOLD } from '../knowledge/knowledge-base.js';
 import type { SlotValue, UnderstandInput, Understander, Understanding } from '../types.js';
@@ -123,16 +125,22 @@ export function createLlmUnderstander(options: LlmUnderstanderOptions): Understa
       }
       const slots: Record<string, SlotValue> = { ...(answer.slots ?? {}) };
       if (redact) {
-        // The model saw [phone]/[email]: those values come from the local reading.
-        const kinds = new Map(
-          [...input.slots, ...input.intents.flatMap((i) => i.slots ?? [])].map((s) => [
-            s.name,
-            s.kind,
-          ]),
+        // The model saw [phone]/[email]: those values are read locally, for the model's
+        // intent's slots and the state's.
+        const intent = input.intents.find((i) => i.id === answer.intent?.id);
+        const specs = [...input.slots, ...(intent?.slots ?? [])].filter((s) =>
+          PRIVATE_KINDS.has(s.kind),
         );
-        for (const [name, v] of Object.entries(local.slots ?? {})) {
-          if (PRIVATE_KINDS.has(kinds.get(name) ?? '')) slots[name] = v;
-        }
+        Object.assign(
+          slots,
+          extractSlots(input.text, specs, {
+            language: baseLanguage(input.locale),
+            locale: input.locale,
+            timezone: input.timezone,
+            now: input.now,
+            defaultCountry: options.defaultCountry,
+          }),
+        );
       }
       return {
         ...answer,

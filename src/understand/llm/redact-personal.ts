@@ -19,16 +19,19 @@ export function redactPersonal(
   defaultCountry?: string,
 ): string {
   let out = text;
+  for (const e of findEmails(out).reverse())
+    out = `${out.slice(0, e.start)}[email]${out.slice(e.end)}`;
+  for (const p of findPhones(out, defaultCountry).reverse()) {
+    out = `${out.slice(0, p.start)}[phone]${out.slice(p.end)}`;
+  }
   for (const v of [...values].sort((a, b) => b.length - a.length)) {
     if (v.trim().length < 2) continue;
+    const escaped = v.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Whole words only: a name "Ana" is not taken out of "banana".
     out = out.replace(
-      new RegExp(v.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
+      new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'),
       '[redacted]',
     );
   }
-  for (const e of findEmails(out).reverse())
-    out = `${out.slice(0, e.start)}[email]${out.slice(e.end)}`;
-  for (const p of findPhones(out, defaultCountry).reverse())
-    out = `${out.slice(0, p.start)}[phone]${out.slice(p.end)}`;
   return out.replace(DIGIT_RUN, (run) => (run.replace(/\D/g, '').length >= 7 ? '[phone]' : run));
 }
