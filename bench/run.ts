@@ -10,6 +10,7 @@
  *   rss      snapshot size and RSS of 100k idle conversations (memory store)
  *   polling  API reads per inbound message, detection delay, read budget (polling bot)
  *   growth   1,000,000 conversations in the SQLite store: RSS, p99 at 1M vs 1k
+ *   understand  builtin understander CPU per message, 50 intents × 20 examples (p99)
  *
  * Run only some: `BENCH_ONLY=polling,growth npm run bench` (or `npm run bench -- --only
  * polling,growth`). A partial run prints its rows but leaves bench/RESULTS.md alone (it
@@ -28,6 +29,7 @@ import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
+import { understandBench } from './understand.js';
 import { median, type WorkerCounters } from './scale-out.js';
 import {
   webhookThroughput,
@@ -35,7 +37,7 @@ import {
   type WebhookRound,
 } from './webhook-throughput.js';
 
-const SECTIONS = ['webhook', 'engine', 'budget', 'rss', 'polling', 'growth'] as const;
+const SECTIONS = ['webhook', 'engine', 'budget', 'rss', 'polling', 'growth', 'understand'] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyFlag = process.argv.indexOf('--only');
 const onlyRaw =
@@ -303,6 +305,17 @@ if (runs('growth')) {
     `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})`,
     '≤ ×1.2',
     g.p99Ratio <= 1.2 && large.lost + small.lost === 0,
+  );
+}
+
+if (runs('understand')) {
+  process.stderr.write('builtin understander CPU per message…\n');
+  const u = await understandBench();
+  row(
+    `builtin understander CPU per message (${u.intents} intents × ${u.examples / u.intents} examples)`,
+    `p99 ${f(u.p99Ms, 3)} ms = ${f(u.p99Ms / 2, 2)} × target (p50 ${f(u.p50Ms, 3)} ms, max ${f(u.maxMs, 2)} ms, wall time per call; mean CPU ${f(u.meanCpuMs, 3)} ms/msg; ${f(u.messages)} messages)`,
+    'p99 ≤ 2 ms',
+    u.p99Ms <= 2,
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import type { IntentSpec, SlotChoice } from '../types.js';
 import { findChoices, type ChoiceMatch } from './entities/choices.js';
+import { tokenize } from '../text/fold.js';
 
 /** The oneOf slots of some intents, merged by slot name. */
 export class ChoiceSlots {
@@ -25,9 +26,10 @@ export class ChoiceSlots {
 
   /** Mentions of each slot's values in `folded` text. */
   find(folded: string): { slot: string; matches: ChoiceMatch[] }[] {
+    const tokens = tokenize(folded);
     return this.#slots.map(({ slot, choices }) => ({
       slot,
-      matches: findChoices(folded, choices),
+      matches: findChoices(folded, choices, tokens),
     }));
   }
 }

@@ -16,6 +16,8 @@ import { Claims } from './entities/span.js';
 import { findPlaces } from './entities/text-slot.js';
 import { assignNumbers } from './assign-numbers.js';
 
+const PHONE_LIKE = /\d[\d\s().-]{4,}\d/;
+
 /** What slot filling needs besides the text and the slots. */
 export interface SlotContext {
   readonly language: string;
@@ -72,7 +74,10 @@ export function extractSlots(
   emails.forEach((e) => claims.claim(e));
 
   const country = localeRegion(ctx.locale) ?? ctx.defaultCountry;
-  const phones = findPhones(text, country).filter((p) => !claims.taken(p));
+  // libphonenumber is the costliest reader: only when the text has a run of digits.
+  const phones = PHONE_LIKE.test(text)
+    ? findPhones(text, country).filter((p) => !claims.taken(p))
+    : [];
   give(slotsOf(specs, 'phone'), phones, (p) => ({ value: p.value, text: at(p) }));
   phones.forEach((p) => claims.claim(p));
 

@@ -33,7 +33,6 @@ export function evidenceOf(name: string): number {
 }
 
 const STOPWORD_WEIGHT = 0.25;
-const TRIGRAM_TOTAL = 0.5;
 const PREFIX_WEIGHT = 0.5;
 const PREFIX_LENGTH = 5;
 const NUMBER_FEATURE = 'w:#';
@@ -93,13 +92,6 @@ export class Vocabulary {
   }
 }
 
-function trigrams(word: string): string[] {
-  const padded = `#${word}#`;
-  const out: string[] = [];
-  for (let i = 0; i + 3 <= padded.length; i++) out.push(`t:${padded.slice(i, i + 3)}`);
-  return out;
-}
-
 function add(features: Features, name: string, weight: number): void {
   features.set(name, (features.get(name) ?? 0) + weight);
 }
@@ -112,6 +104,9 @@ export interface FeatureContext {
   readonly choices?: ChoiceSlots;
   /** The contact's language, for the date parser. */
   readonly language?: string;
+  /** "Now" and timezone of the message (the same as slot filling's, so dates are parsed once). */
+  readonly now?: number;
+  readonly timezone?: string;
 }
 
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
@@ -125,7 +120,13 @@ function masks(text: string, folded: string, ctx: FeatureContext, features: Feat
     taken.push({ start: m.index, end: m.index + m[0].length });
     add(features, 'e:email', 1);
   }
-  for (const d of findDates(text, folded, ctx.language ?? '', 'UTC', DATE_REFERENCE)) {
+  for (const d of findDates(
+    text,
+    folded,
+    ctx.language ?? '',
+    ctx.timezone ?? 'UTC',
+    ctx.now ?? DATE_REFERENCE,
+  )) {
     if (taken.some((t) => overlaps(t, d))) continue;
     taken.push(d);
     add(features, 'e:date', 1);
@@ -194,9 +195,6 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
     if (word.length > PREFIX_LENGTH) {
       add(features, `p:${word.slice(0, PREFIX_LENGTH)}`, PREFIX_WEIGHT);
     }
-    const grams = trigrams(word);
-    const weight = TRIGRAM_TOTAL / Math.sqrt(grams.length);
-    for (const gram of grams) add(features, gram, weight);
   });
   return features;
 }

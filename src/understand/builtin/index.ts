@@ -108,7 +108,9 @@ export function createBuiltinUnderstander(
     },
     understand(input) {
       const started = performance.now();
-      const raw = cache.get(input.intents).score(input.text, input.locale);
+      const raw = cache
+        .get(input.intents)
+        .score(input.text, input.locale, { now: input.now, timezone: input.timezone });
       const scores = raw.map((s): ScoredIntent => ({
         id: s.id,
         confidence: calibrate(s.similarity),

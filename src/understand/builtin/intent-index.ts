@@ -147,12 +147,13 @@ export class IntentIndex {
   }
 
   /** Every intent's raw score for `text`, best first. */
-  score(text: string, locale: string): RawScore[] {
+  score(text: string, locale: string, when?: { now: number; timezone: string }): RawScore[] {
     const language = baseLanguage(locale);
     const features = featurise(text, {
       vocabulary: this.vocabulary,
       choices: this.#choices,
       language,
+      ...when,
     });
     const query = this.#weigh(features);
     const dots = new Float64Array(this.#exampleIntent.length);

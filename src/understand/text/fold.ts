@@ -12,6 +12,8 @@ const MARKS = /[\u0300-\u036f]/g;
  * fold('Cámbialo a GRANDE'); // 'cambialo a grande'
  */
 export function fold(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
   let out = '';
   for (const ch of text) {
     const folded = ch.normalize('NFD').replace(MARKS, '').toLowerCase();

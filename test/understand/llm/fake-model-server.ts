@@ -52,15 +52,13 @@ export async function startFakeModel(): Promise<FakeModel> {
         return;
       }
       const send = (): void => {
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id: 'x',
-              object: 'chat.completion',
-              choices: [{ index: 0, message: { role: 'assistant', content: reply.content } }],
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: reply.content } }],
+          }),
+        );
       };
       if (reply.delayMs === undefined) send();
       else {

@@ -17,14 +17,13 @@ export interface ChoiceMatch extends Span {
   readonly edits: number;
 }
 
-function wordEdits(a: string, b: string): number | undefined {
-  if (a === b) return 0;
-  const sa = stem(a);
-  const sb = stem(b);
+/** Edits between two stemmed words, when within a typo's reach. */
+function wordEdits(sa: string, sb: string): number | undefined {
   if (sa === sb) return 0;
   const shortest = Math.min(sa.length, sb.length);
   if (shortest < 4) return undefined;
   const max = shortest >= 8 ? 2 : 1;
+  if (Math.abs(sa.length - sb.length) > max) return undefined;
   const d = distance(sa, sb);
   return d <= max ? d : undefined;
 }
@@ -34,16 +33,22 @@ interface Phrase {
   readonly words: readonly string[];
 }
 
+const cache = new WeakMap<readonly SlotChoice[], Phrase[]>();
+
 function phrases(choices: readonly SlotChoice[]): Phrase[] {
+  const hit = cache.get(choices);
+  if (hit !== undefined) return hit;
   const out: Phrase[] = [];
   for (const c of choices) {
     for (const p of [c.value, ...(c.synonyms ?? [])]) {
-      const words = tokenize(fold(p)).map((t) => t.word);
+      const words = tokenize(fold(p)).map((t) => stem(t.word));
       if (words.length > 0) out.push({ value: c.value, words });
     }
   }
   // Longer phrases first: "four cheese" before a "cheese" synonym elsewhere.
-  return out.sort((a, b) => b.words.length - a.words.length);
+  out.sort((a, b) => b.words.length - a.words.length);
+  cache.set(choices, out);
+  return out;
 }
 
 /**
@@ -52,8 +57,12 @@ function phrases(choices: readonly SlotChoice[]): Phrase[] {
  * findChoices('dos pizzas grandes', [{ value: 'large', synonyms: ['grande'] }]);
  * // [{ value: 'large', start: 11, end: 18, edits: 0 }]
  */
-export function findChoices(folded: string, choices: readonly SlotChoice[]): ChoiceMatch[] {
-  const tokens = tokenize(folded);
+export function findChoices(
+  folded: string,
+  choices: readonly SlotChoice[],
+  tokens: readonly Token[] = tokenize(folded),
+): ChoiceMatch[] {
+  const stems = tokens.map((t) => stem(t.word));
   const used = new Array<boolean>(tokens.length).fill(false);
   const out: ChoiceMatch[] = [];
   for (const phrase of phrases(choices)) {
@@ -63,7 +72,7 @@ export function findChoices(folded: string, choices: readonly SlotChoice[]): Cho
       for (let k = 0; k < phrase.words.length && ok; k++) {
         const e = used[i + k]
           ? undefined
-          : wordEdits((tokens[i + k] as Token).word, phrase.words[k] as string);
+          : wordEdits(stems[i + k] as string, phrase.words[k] as string);
         if (e === undefined) ok = false;
         else edits += e;
       }

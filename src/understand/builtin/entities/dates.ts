@@ -18,19 +18,31 @@ export interface DateMatch extends Span {
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** Wall-clock parts of `now` in `timeZone`, as a Date in the process's local time. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+let last: { now: number; timeZone: string; wall: number } | undefined;
+
 function wallClock(now: number, timeZone: string): Date {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(now));
+  if (last !== undefined && last.now === now && last.timeZone === timeZone)
+    return new Date(last.wall);
+  // Building an Intl.DateTimeFormat costs far more than using one: one per timezone.
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(now));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return new Date(
+  const wall = new Date(
     get('year'),
     get('month') - 1,
     get('day'),
@@ -38,6 +50,8 @@ function wallClock(now: number, timeZone: string): Date {
     get('minute'),
     get('second'),
   );
+  last = { now, timeZone, wall: wall.getTime() };
+  return wall;
 }
 
 function parserFor(language: string): chrono.Chrono[] {
@@ -64,6 +78,23 @@ const PASADO_BEFORE = /pasado\s+$/;
  * // [{ date: '2026-03-05', time: '17:00', … }]
  */
 export function findDates(
+  text: string,
+  folded: string,
+  language: string,
+  timeZone: string,
+  now: number,
+): DateMatch[] {
+  // Intent scoring and slot filling both read the dates of one message: parse it once.
+  const key = `${language}\u0000${timeZone}\u0000${now}\u0000${text}`;
+  if (memo?.key === key) return memo.found;
+  const found = parseDates(text, folded, language, timeZone, now);
+  memo = { key, found };
+  return found;
+}
+
+let memo: { key: string; found: DateMatch[] } | undefined;
+
+function parseDates(
   text: string,
   folded: string,
   language: string,
