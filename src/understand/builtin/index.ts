@@ -24,8 +24,9 @@ import { IndexCache } from './index-cache.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
- * (`otherwise`). Chosen on the development set (test/fixtures/understand): the lowest
- * value that keeps out-of-scope messages' confident-wrong rate under 5% on both domains.
+ * (`otherwise`). Chosen on the development set (test/fixtures/understand, tuned on pizza):
+ * at 0.6 pizza has no out-of-scope message taken confidently; courier, the check domain,
+ * has 3 of 20 (messages sharing a domain word: "what's the time in Tokyo").
  */
 export const DEFAULT_UNDERSTAND_THRESHOLD = 0.6;
 
