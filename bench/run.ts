@@ -14,6 +14,7 @@
  *            status callbacks and polling, 4.5 msg/s: CPU per inbound message vs a floor
  *            process, on SQLite, Redis and memory (BENCH_REAL_SEC=<window s>, default 180;
  *            BENCH_QUICK=1: 40 s; BENCH_REAL_STORES=sqlite,redis,memory; BENCH_REAL_RUNS=<n>)
+ *   understand  builtin understander CPU per message, 50 intents × 20 examples (p99)
  *
  * Run only some: `BENCH_ONLY=polling,growth npm run bench` (or `npm run bench -- --only
  * polling,growth`). A partial run prints its rows but leaves bench/RESULTS.md alone (it
@@ -34,6 +35,7 @@ import { polling } from './polling.js';
 import { scaleCost } from './scale-cost.js';
 import { realLoadRows } from './real-load-rows.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
+import { understandBench } from './understand.js';
 import { median, type WorkerCounters } from './scale-out.js';
 import {
   webhookThroughput,
@@ -41,7 +43,17 @@ import {
   type WebhookRound,
 } from './webhook-throughput.js';
 
-const SECTIONS = ['webhook', 'scale', 'engine', 'budget', 'rss', 'polling', 'growth', 'real'] as const;
+const SECTIONS = [
+  'webhook',
+  'scale',
+  'engine',
+  'budget',
+  'rss',
+  'polling',
+  'growth',
+  'real',
+  'understand',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyFlag = process.argv.indexOf('--only');
 const onlyRaw =
@@ -339,6 +351,17 @@ if (runs('growth')) {
 if (runs('real')) {
   process.stderr.write('real load: switchboard run examples/support-desk vs the floor…\n');
   for (const r of await realLoadRows()) row(r.figure, r.measured, r.target, r.pass);
+}
+
+if (runs('understand')) {
+  process.stderr.write('builtin understander CPU per message…\n');
+  const u = await understandBench();
+  row(
+    `builtin understander CPU per message (${u.intents} intents × ${u.examples / u.intents} examples)`,
+    `p99 ${f(u.p99Ms, 3)} ms = ${f(u.p99Ms / 2, 2)} × target (p50 ${f(u.p50Ms, 3)} ms, max ${f(u.maxMs, 2)} ms, wall time per call; mean CPU ${f(u.meanCpuMs, 3)} ms/msg; ${f(u.messages)} messages)`,
+    'p99 ≤ 2 ms',
+    u.p99Ms <= 2,
+  );
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${process.platform}`;

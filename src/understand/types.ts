@@ -84,6 +84,11 @@ export interface UnderstandInput {
   readonly transcript?: readonly Turn[];
   /** Look in the bot's knowledge for an answer when no intent fits. */
   readonly knowledge?: boolean;
+  /**
+   * Values a model must never see (the contact's name, address, account number…): an
+   * understander that calls a model replaces them in everything it sends. Optional.
+   */
+  readonly redactValues?: readonly string[];
 }
 
 /** A slot value found in the text. */
@@ -92,6 +97,8 @@ export interface SlotValue {
   readonly value: string | number | boolean;
   /** The words it was read from. */
   readonly text?: string;
+  /** What the value counts, when the text says: an ISO 4217 currency for an `amount` (`EUR`). */
+  readonly unit?: string;
 }
 
 /** An intent and how sure the understander is of it (0 to 1). */

@@ -1,0 +1,87 @@
+/**
+ * `oneOf` values in free text: each value and its synonyms matched word by word, folded
+ * (case and accents ignored), plurals stripped, and one typo allowed per word of 4+
+ * letters (two from 8 letters) by Levenshtein distance (fastest-levenshtein).
+ */
+import { distance } from 'fastest-levenshtein';
+import type { SlotChoice } from '../../types.js';
+import { tokenize, fold, type Token } from '../../text/fold.js';
+import { stem } from '../features.js';
+import type { Span } from './span.js';
+
+/** A choice found in the text. */
+export interface ChoiceMatch extends Span {
+  /** The choice's `value` (never a synonym). */
+  readonly value: string;
+  /** Edits needed to match (0 = exact). */
+  readonly edits: number;
+}
+
+/** Edits between two stemmed words, when within a typo's reach. */
+function wordEdits(sa: string, sb: string): number | undefined {
+  if (sa === sb) return 0;
+  const shortest = Math.min(sa.length, sb.length);
+  if (shortest < 4) return undefined;
+  const max = shortest >= 8 ? 2 : 1;
+  if (Math.abs(sa.length - sb.length) > max) return undefined;
+  const d = distance(sa, sb);
+  return d <= max ? d : undefined;
+}
+
+interface Phrase {
+  readonly value: string;
+  readonly words: readonly string[];
+}
+
+const cache = new WeakMap<readonly SlotChoice[], Phrase[]>();
+
+function phrases(choices: readonly SlotChoice[]): Phrase[] {
+  const hit = cache.get(choices);
+  if (hit !== undefined) return hit;
+  const out: Phrase[] = [];
+  for (const c of choices) {
+    for (const p of [c.value, ...(c.synonyms ?? [])]) {
+      const words = tokenize(fold(p)).map((t) => stem(t.word));
+      if (words.length > 0) out.push({ value: c.value, words });
+    }
+  }
+  // Longer phrases first: "four cheese" before a "cheese" synonym elsewhere.
+  out.sort((a, b) => b.words.length - a.words.length);
+  cache.set(choices, out);
+  return out;
+}
+
+/**
+ * Every non-overlapping mention of `choices` in `folded` text, in order of appearance.
+ * @example
+ * findChoices('dos pizzas grandes', [{ value: 'large', synonyms: ['grande'] }]);
+ * // [{ value: 'large', start: 11, end: 18, edits: 0 }]
+ */
+export function findChoices(
+  folded: string,
+  choices: readonly SlotChoice[],
+  tokens: readonly Token[] = tokenize(folded),
+): ChoiceMatch[] {
+  const stems = tokens.map((t) => stem(t.word));
+  const used = new Array<boolean>(tokens.length).fill(false);
+  const out: ChoiceMatch[] = [];
+  for (const phrase of phrases(choices)) {
+    for (let i = 0; i + phrase.words.length <= tokens.length; i++) {
+      let edits = 0;
+      let ok = true;
+      for (let k = 0; k < phrase.words.length && ok; k++) {
+        const e = used[i + k]
+          ? undefined
+          : wordEdits(stems[i + k] as string, phrase.words[k] as string);
+        if (e === undefined) ok = false;
+        else edits += e;
+      }
+      if (!ok) continue;
+      for (let k = 0; k < phrase.words.length; k++) used[i + k] = true;
+      const first = tokens[i] as Token;
+      const last = tokens[i + phrase.words.length - 1] as Token;
+      out.push({ value: phrase.value, start: first.start, end: last.end, edits });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}

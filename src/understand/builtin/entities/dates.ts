@@ -1,0 +1,143 @@
+/**
+ * Dates and times in free text through chrono-node's English and Spanish parsers,
+ * resolved against "now" as a wall clock in the bot's timezone, and normalised to
+ * `YYYY-MM-DD` and `HH:MM` (24 h). A bare weekday means the next one ("el viernes").
+ */
+import * as chrono from 'chrono-node';
+import type { Span } from './span.js';
+
+/** A date and/or time found in the text. */
+export interface DateMatch extends Span {
+  /** `YYYY-MM-DD`, when the text names a day. */
+  readonly date?: string;
+  /** `HH:MM`, when the text names an hour. */
+  readonly time?: string;
+  readonly text: string;
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** Wall-clock parts of `now` in `timeZone`, as a Date in the process's local time. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+let last: { now: number; timeZone: string; wall: number } | undefined;
+
+function wallClock(now: number, timeZone: string): Date {
+  if (last !== undefined && last.now === now && last.timeZone === timeZone)
+    return new Date(last.wall);
+  // Building an Intl.DateTimeFormat costs far more than using one: one per timezone.
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(now));
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = new Date(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
+  last = { now, timeZone, wall: wall.getTime() };
+  return wall;
+}
+
+function parserFor(language: string): chrono.Chrono[] {
+  // Only the contact's language: the other parser reads noise ("a 20 kg box" is "a las
+  // 20" in Spanish). A language without a parser gets both.
+  if (language === 'es') return [chrono.es.casual];
+  if (language === 'en') return [chrono.en.casual];
+  return [chrono.en.casual, chrono.es.casual];
+}
+
+/** A time with no day must look like one: "at 7", "7pm", "19:30", "a las 7", "tonight". */
+const TIME_CUE =
+  /\d[:.h]\d|\d\s*(?:am|pm|a\.m|p\.m|h\b|hs\b)|\b(?:at|las|la|noon|midnight|mediodia|medianoche|tonight|morning|evening|afternoon|tarde|noche|manana)\b/;
+
+const PM_AFTER = /^\s*(?:de la|por la) (?:tarde|noche)\b/;
+const AM_AFTER = /^\s*(?:de la|por la) manana\b/;
+const PASADO_BEFORE = /pasado\s+$/;
+
+/**
+ * Every date or time in `text` (`folded` is the same text folded, for the Spanish fixes),
+ * in order.
+ * @example
+ * findDates('tomorrow at 5pm', 'tomorrow at 5pm', 'en', 'UTC', Date.parse('2026-03-04T10:00:00Z'));
+ * // [{ date: '2026-03-05', time: '17:00', … }]
+ */
+export function findDates(
+  text: string,
+  folded: string,
+  language: string,
+  timeZone: string,
+  now: number,
+): DateMatch[] {
+  // Intent scoring and slot filling both read the dates of one message: parse it once.
+  const key = `${language}\u0000${timeZone}\u0000${now}\u0000${text}`;
+  if (memo?.key === key) return memo.found;
+  const found = parseDates(text, folded, language, timeZone, now);
+  memo = { key, found };
+  return found;
+}
+
+let memo: { key: string; found: DateMatch[] } | undefined;
+
+function parseDates(
+  text: string,
+  folded: string,
+  language: string,
+  timeZone: string,
+  now: number,
+): DateMatch[] {
+  const reference = wallClock(now, timeZone);
+  for (const parser of parserFor(language)) {
+    const results = parser.parse(text, reference, { forwardDate: true });
+    const out: DateMatch[] = [];
+    for (const r of results) {
+      const s = r.start;
+      const hasDay = s.isCertain('day') || s.isCertain('weekday');
+      const hasTime = s.isCertain('hour');
+      if (!hasDay && !hasTime) continue; // "tarde" alone, "noche": a part of day, not a date
+      if (!hasDay && !TIME_CUE.test(folded.slice(r.index, r.index + r.text.length))) continue;
+      let start = r.index;
+      let end = r.index + r.text.length;
+      const day = new Date(s.get('year') ?? 0, (s.get('month') ?? 1) - 1, s.get('day') ?? 1);
+      if (PASADO_BEFORE.test(folded.slice(0, start)) && /^manana/.test(folded.slice(start))) {
+        // chrono reads "pasado mañana" (the day after tomorrow) as "mañana".
+        day.setDate(day.getDate() + 1);
+        start = folded.slice(0, start).search(PASADO_BEFORE);
+      }
+      let hour = s.get('hour') ?? 0;
+      const after = folded.slice(end);
+      const pm = PM_AFTER.exec(after);
+      const am = AM_AFTER.exec(after);
+      if (hasTime && pm !== null) {
+        if (hour < 12) hour += 12;
+        end += pm[0].length;
+      } else if (hasTime && am !== null) end += am[0].length;
+      out.push({
+        start,
+        end,
+        text: text.slice(start, end),
+        ...(hasDay
+          ? { date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}` }
+          : {}),
+        ...(hasTime ? { time: `${pad(hour)}:${pad(s.get('minute') ?? 0)}` } : {}),
+      });
+    }
+    if (out.length > 0) return out;
+  }
+  return [];
+}

@@ -1,0 +1,216 @@
+/**
+ * The features of a text for intent similarity: its words (folded, lightly stemmed, typos
+ * mapped to a known word), the character trigrams of its content words (so "delivry" and
+ * "deliveries" still share most of "delivery"), function words at a low weight, and one
+ * feature for any number.
+ */
+import { distance } from 'fastest-levenshtein';
+import { fold, tokenize } from '../text/fold.js';
+import { isNumberWord } from '../text/numbers.js';
+import { isQuestionWord, isStopword } from '../text/stopwords.js';
+import { meaningOf } from '../text/lexicon.js';
+import type { ChoiceSlots } from './choice-slots.js';
+import { findDates } from './entities/dates.js';
+import { overlaps, type Span } from './entities/span.js';
+
+/**
+ * Feature name → weight (before IDF). Names: `w:` word, `p:` word beginning, `t:` trigram,
+ * `s:` function word, `q:` question word, `k:` a lexicon meaning, `c:` a value of a oneOf
+ * slot, `e:` a date, email
+ * or name, `w:#` any number.
+ */
+export type Features = Map<string, number>;
+
+/**
+ * How much a feature says what the message is about: words, lexicon meanings and oneOf
+ * values fully, question words half ("where is it"), the rest (function words, numbers,
+ * dates, names) not at all.
+ */
+export function evidenceOf(name: string): number {
+  if (name === NUMBER_FEATURE) return 0;
+  if (name.startsWith('q:')) return 0.5;
+  return /^[wpck]:/.test(name) ? 1 : 0;
+}
+
+const STOPWORD_WEIGHT = 0.25;
+const PREFIX_WEIGHT = 0.5;
+const PREFIX_LENGTH = 5;
+const NUMBER_FEATURE = 'w:#';
+const CHOICE_WEIGHT = 1;
+const QUESTION_WEIGHT = 0.6;
+const MEANING_WEIGHT = 0.7;
+
+/** Strips plural endings so "pizzas"/"pizza", "parcels"/"parcel", "tamaños"/"tamaño" meet. */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('es') && /[sxz]es$|ches$|shes$/.test(word)) {
+    return word.slice(0, -2);
+  }
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+
+/** Known words, bucketed by length, for typo correction. */
+export class Vocabulary {
+  readonly #byLength = new Map<number, string[]>();
+  readonly #words = new Set<string>();
+
+  add(word: string): void {
+    if (this.#words.has(word)) return;
+    this.#words.add(word);
+    const bucket = this.#byLength.get(word.length) ?? [];
+    bucket.push(word);
+    this.#byLength.set(word.length, bucket);
+  }
+
+  has(word: string): boolean {
+    return this.#words.has(word);
+  }
+
+  /**
+   * The known word closest to `word` within a typo's distance (1 edit for 4–8 letters, 2
+   * from 9), or undefined. Shorter words are never corrected: too many are real words.
+   */
+  correct(word: string): string | undefined {
+    if (word.length < 4 || this.#words.has(word)) return undefined;
+    const max = word.length >= 9 ? 2 : 1;
+    let best: string | undefined;
+    let bestDistance = max + 1;
+    for (let len = word.length - max; len <= word.length + max; len++) {
+      for (const candidate of this.#byLength.get(len) ?? []) {
+        // Typos rarely change the first letter; requiring it keeps corrections precise.
+        if (candidate[0] !== word[0]) continue;
+        const d = distance(word, candidate);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = candidate;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+function add(features: Features, name: string, weight: number): void {
+  features.set(name, (features.get(name) ?? 0) + weight);
+}
+
+/** What featurising a text needs besides the text. */
+export interface FeatureContext {
+  /** Known words: unknown ones are mapped to the closest (typo correction); unknown capitalised words are names. */
+  readonly vocabulary?: Vocabulary;
+  /** The intents' `oneOf` slots: a mention of a value becomes one feature for its slot. */
+  readonly choices?: ChoiceSlots;
+  /** The contact's language, for the date parser. */
+  readonly language?: string;
+  /** "Now" and timezone of the message (the same as slot filling's, so dates are parsed once). */
+  readonly now?: number;
+  readonly timezone?: string;
+}
+
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+/** Fixed reference for masking dates: only where they are matters, not what day. */
+const DATE_REFERENCE = Date.UTC(2026, 0, 1);
+
+/** Stretches of the text that are values (dates, emails, choices), as placeholder features. */
+function masks(text: string, folded: string, ctx: FeatureContext, features: Features): Span[] {
+  const taken: Span[] = [];
+  for (const m of text.matchAll(EMAIL)) {
+    taken.push({ start: m.index, end: m.index + m[0].length });
+    add(features, 'e:email', 1);
+  }
+  for (const d of findDates(
+    text,
+    folded,
+    ctx.language ?? '',
+    ctx.timezone ?? 'UTC',
+    ctx.now ?? DATE_REFERENCE,
+  )) {
+    if (taken.some((t) => overlaps(t, d))) continue;
+    taken.push(d);
+    add(features, 'e:date', 1);
+  }
+  for (const { slot, matches } of ctx.choices?.find(folded) ?? []) {
+    for (const m of matches) {
+      if (taken.some((t) => overlaps(t, m))) continue;
+      taken.push(m);
+      add(features, `c:${slot}`, CHOICE_WEIGHT);
+    }
+  }
+  return taken;
+}
+
+/**
+ * Whether the word at `start` is a name: capitalised in the original text, not the first
+ * word of a sentence, not "I", and not a known word.
+ */
+function isName(text: string, start: number, word: string, ctx: FeatureContext): boolean {
+  if (!/^\p{Lu}/u.test(text.slice(start, start + 1)) || word === 'i') return false;
+  const before = text.slice(0, start).trimEnd();
+  if (before === '' || /[.!?¿¡:]$/.test(before)) return false;
+  return ctx.vocabulary === undefined || !ctx.vocabulary.has(stem(word));
+}
+
+/**
+ * The features of `text`: words (typos corrected against `ctx.vocabulary`), their first
+ * letters and trigrams, function words at a low weight, and placeholders for values
+ * (any number, date, email, name, or a value of a `oneOf` slot) so that an example with
+ * one value meets a message with another ("a small veggie pizza" / "a medium
+ * vegetarian", "to Leeds" / "to Headingley", "on monday" / "tomorrow").
+ */
+export function featurise(text: string, ctx: FeatureContext = {}): Features {
+  const features: Features = new Map();
+  const folded = fold(text);
+  const taken = masks(text, folded, ctx, features);
+  let previousName = -2;
+  tokenize(folded).forEach(({ word: raw, start, end }, index) => {
+    if (taken.some((t) => overlaps(t, { start, end }))) return;
+    if (isNumberWord(raw)) {
+      add(features, NUMBER_FEATURE, 1);
+      return;
+    }
+    if (isStopword(raw)) {
+      add(features, `s:${raw}`, STOPWORD_WEIGHT);
+      return;
+    }
+    if (isQuestionWord(raw)) {
+      add(features, `q:${raw}`, QUESTION_WEIGHT);
+      return;
+    }
+    if (isName(text, start, raw, ctx)) {
+      // A run of capitalised words ("Main St", "Chapel Allerton") is one name.
+      if (previousName !== index - 1) add(features, 'e:name', 1);
+      previousName = index;
+      return;
+    }
+    let word = stem(raw);
+    if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      word = ctx.vocabulary.correct(word) ?? word;
+    }
+    add(features, `w:${word}`, 1);
+    const meaning = meaningOf(word);
+    if (meaning !== undefined) add(features, `k:${meaning}`, MEANING_WEIGHT);
+    // A shared beginning catches other forms of a word: allerg(ic|y|ens), entreg(a|ar).
+    if (word.length > PREFIX_LENGTH) {
+      add(features, `p:${word.slice(0, PREFIX_LENGTH)}`, PREFIX_WEIGHT);
+    }
+  });
+  return features;
+}
+
+/**
+ * The content words (stemmed) of `text`, for building a {@link Vocabulary}: names
+ * (capitalised words inside a sentence) are left out, as {@link featurise} masks them.
+ */
+export function contentWords(text: string): string[] {
+  return tokenize(fold(text))
+    .filter(
+      (t) =>
+        !isNumberWord(t.word) &&
+        !isStopword(t.word) &&
+        !isQuestionWord(t.word) &&
+        !isName(text, t.start, t.word, {}),
+    )
+    .map((t) => stem(t.word));
+}

@@ -1,0 +1,166 @@
+/**
+ * The `builtin` understander: offline, deterministic, no model. Intents by similarity to
+ * their examples (TF-IDF cosine over words and character trigrams, typos mapped to known
+ * words), slots by kind (see extract-slots.ts), corrections, handoff phrases, and
+ * knowledge answers from the bot's Markdown when no intent is confident.
+ */
+import { performance } from 'node:perf_hooks';
+import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
+import { DEFAULT_KNOWLEDGE_THRESHOLD } from '../knowledge/knowledge-base.js';
+import type {
+  IntentSpec,
+  ScoredIntent,
+  SlotSpec,
+  UnderstandInput,
+  Understander,
+  Understanding,
+} from '../types.js';
+import { baseLanguage } from '../text/fold.js';
+import { calibrate } from './confidence.js';
+import { soundsLikeCorrection } from './correction.js';
+import { extractSlots, type SlotContext, type SlotValues } from './extract-slots.js';
+import { HANDOFF_ID } from './handoff-phrases.js';
+import { IndexCache } from './index-cache.js';
+
+/**
+ * The confidence below which a flow should treat an understanding as not understood
+ * (`otherwise`). Chosen on the development set (test/fixtures/understand, tuned on pizza):
+ * at 0.6 pizza has no out-of-scope message taken confidently; courier, the check domain,
+ * has 3 of 20 (messages sharing a domain word: "what's the time in Tokyo").
+ */
+export const DEFAULT_UNDERSTAND_THRESHOLD = 0.6;
+
+/** Alternatives are intents at least this confident, at most this many. */
+const ALTERNATIVE_FLOOR = 0.1;
+const MAX_ALTERNATIVES = 3;
+/** Cosine a message needs with a built-in handoff phrase to be a request for a person. */
+const HANDOFF_MIN_SIMILARITY = 0.5;
+
+/** Options of {@link createBuiltinUnderstander}. */
+export interface BuiltinUnderstanderOptions {
+  /** The bot's knowledge, searched when `input.knowledge` is set and no intent is confident. */
+  readonly knowledge?: KnowledgeBase;
+  /** Confidence an intent needs to be taken over knowledge and handoff (default {@link DEFAULT_UNDERSTAND_THRESHOLD}). */
+  readonly threshold?: number;
+  /** Confidence a knowledge answer needs (default 0.6). */
+  readonly knowledgeThreshold?: number;
+  /** Country for phone numbers written in national format when the locale has no region (`GB`). */
+  readonly defaultCountry?: string;
+}
+
+/** The builtin understander, with a way to index intents ahead of the first message. */
+export interface BuiltinUnderstander extends Understander {
+  readonly name: 'builtin';
+  /** Indexes `intents` now (otherwise on the first message that has them in scope). */
+  prepare(intents: readonly IntentSpec[]): void;
+}
+
+function mergeSpecs(...lists: (readonly SlotSpec[])[]): SlotSpec[] {
+  const seen = new Set<string>();
+  const out: SlotSpec[] = [];
+  for (const list of lists) {
+    for (const s of list) {
+      if (seen.has(s.name)) continue;
+      seen.add(s.name);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+function filledSpecs(input: UnderstandInput): SlotSpec[] {
+  const filled = input.filled ?? {};
+  const known = mergeSpecs(input.slots, ...input.intents.map((i) => i.slots ?? []));
+  // Most recently filled first: "no, make it 3" most often takes back the last answer.
+  return Object.keys(filled)
+    .reverse()
+    .flatMap((name): SlotSpec[] => {
+      const spec = known.find((s) => s.name === name);
+      if (spec !== undefined) return [spec];
+      return typeof filled[name] === 'number' ? [{ name, kind: 'number' }] : [];
+    });
+}
+
+function corrections(input: UnderstandInput, ctx: SlotContext): SlotValues {
+  const filled = input.filled ?? {};
+  if (Object.keys(filled).length === 0 || !soundsLikeCorrection(input.text)) return {};
+  const found = extractSlots(input.text, filledSpecs(input), ctx);
+  const out: SlotValues = {};
+  for (const [name, v] of Object.entries(found)) if (v.value !== filled[name]) out[name] = v;
+  return out;
+}
+
+/**
+ * Creates the builtin understander.
+ * @example
+ * const understander = createBuiltinUnderstander({ knowledge: loadKnowledge(files) });
+ * const u = await understander.understand({ text: '2 large pepperoni', locale: 'en', timezone: 'UTC', now: Date.now(), intents, slots: [] });
+ * if ((u.intent?.confidence ?? 0) >= DEFAULT_UNDERSTAND_THRESHOLD) { … }
+ */
+export function createBuiltinUnderstander(
+  options: BuiltinUnderstanderOptions = {},
+): BuiltinUnderstander {
+  const cache = new IndexCache();
+  const threshold = options.threshold ?? DEFAULT_UNDERSTAND_THRESHOLD;
+  return {
+    name: 'builtin',
+    prepare(intents) {
+      cache.get(intents);
+    },
+    understand(input) {
+      const started = performance.now();
+      const raw = cache
+        .get(input.intents)
+        .score(input.text, input.locale, { now: input.now, timezone: input.timezone });
+      const scores = raw.map((s): ScoredIntent => ({
+        id: s.id,
+        confidence: calibrate(s.similarity),
+      }));
+      // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
+      // message sharing one word with "necesito hablar con alguien" is not a request.
+      const handoffRaw = raw.find((s) => s.id === HANDOFF_ID)?.similarity ?? 0;
+      const handoffScore = handoffRaw >= HANDOFF_MIN_SIMILARITY ? calibrate(handoffRaw) : 0;
+      const ranked = scores.filter((s) => s.id !== HANDOFF_ID && s.confidence > 0);
+      const top = ranked[0];
+      const alternatives = ranked
+        .slice(1, 1 + MAX_ALTERNATIVES)
+        .filter((s) => s.confidence >= ALTERNATIVE_FLOOR);
+      const topSpec = top === undefined ? undefined : input.intents.find((i) => i.id === top.id);
+      const ctx: SlotContext = {
+        language: baseLanguage(input.locale),
+        locale: input.locale,
+        timezone: input.timezone,
+        now: input.now,
+        defaultCountry: options.defaultCountry,
+      };
+      const slots: SlotValues = extractSlots(
+        input.text,
+        mergeSpecs(input.slots, topSpec?.slots ?? []),
+        ctx,
+      );
+      const corrected = corrections(input, ctx);
+      Object.assign(slots, corrected);
+      const confident = top !== undefined && top.confidence >= threshold;
+      const handoff = handoffScore >= threshold && handoffScore > (top?.confidence ?? 0);
+      const knowledge =
+        input.knowledge === true && options.knowledge !== undefined && !confident && !handoff
+          ? options.knowledge.answer(
+              input.text,
+              input.locale,
+              options.knowledgeThreshold ?? DEFAULT_KNOWLEDGE_THRESHOLD,
+            )
+          : undefined;
+      const result: Understanding = {
+        source: 'builtin',
+        ...(top === undefined ? {} : { intent: top }),
+        ...(alternatives.length === 0 ? {} : { alternatives }),
+        ...(Object.keys(slots).length === 0 ? {} : { slots }),
+        ...(Object.keys(corrected).length === 0 ? {} : { correction: true }),
+        ...(handoff ? { handoff: true } : {}),
+        ...(knowledge === undefined ? {} : { knowledge }),
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+      };
+      return Promise.resolve(result);
+    },
+  };
+}
