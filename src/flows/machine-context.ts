@@ -53,6 +53,19 @@ export interface CompiledContext extends FlowContext {
   readonly burst?: { readonly text: string; readonly timer: string } | null | undefined;
   /** Set by a flow migration: where the conversation continues at its next event. */
   readonly resumeAt?: string | null | undefined;
+  /** Values understanding proposed for asks not reached yet (checked when reached). */
+  readonly heard?: Vars | undefined;
+  /** The intents the current state asked the customer to choose between. */
+  readonly clarify?: ClarifyPending | null | undefined;
+  /** An ask answered by understanding on entry: where the state goes on at once. */
+  readonly skipTo?: string | null | undefined;
+}
+
+/** A "did you mean" menu in progress: the intents offered and the slots understood. */
+export interface ClarifyPending {
+  readonly state: string;
+  readonly intents: readonly string[];
+  readonly slots?: Vars;
 }
 
 /** A `delay:` in progress. */
@@ -84,6 +97,9 @@ export interface Work {
   delay?: DelayPending | null | undefined;
   burst?: { readonly text: string; readonly timer: string } | null | undefined;
   resumeAt?: string | null | undefined;
+  heard?: Vars | undefined;
+  clarify?: ClarifyPending | null | undefined;
+  skipTo?: string | null | undefined;
 }
 
 /** The routing fields of a compiled machine's context. */
