@@ -12,6 +12,8 @@ import {
 } from '../flows/index.js';
 import { handlerInfo } from './define-handler.js';
 import type { BotDefinition, BotFlowSource, SandboxTemplate } from './define-bot.js';
+import type { EngineUnderstanding } from '../engine/understand-inbound.js';
+import { resolveUnderstanding } from './resolve-understanding.js';
 
 /** A bot whose flows are compiled and ready for `createBot`. */
 export interface ResolvedBot {
@@ -21,6 +23,8 @@ export interface ResolvedBot {
   readonly templates: readonly SandboxTemplate[];
   /** Where it came from (a file, or `(inline)`), for messages. */
   readonly source: string;
+  /** Understanding of free text (absent: none; see docs/understanding.md). */
+  readonly understanding?: EngineUnderstanding;
 }
 
 /** Outcome of {@link resolveBot} and `loadBot`. */
@@ -87,9 +91,25 @@ export async function resolveBot(
       message: `${source}: entry flow "${def.entry}" is not among the flows (${flows.map((f) => f.id).join(', ')})`,
     };
   }
+  const understanding = await resolveUnderstanding(
+    { understander: def.understander, understand: def.understand },
+    flows,
+    dir,
+  );
+  if (understanding.status === 'error')
+    return { status: 'error', message: `${source}: ${understanding.message}` };
   return {
     status: 'ok',
-    bot: { flows, handlers: def.handlers, entry: def.entry, templates: def.templates, source },
+    bot: {
+      flows,
+      handlers: def.handlers,
+      entry: def.entry,
+      templates: def.templates,
+      source,
+      ...(understanding.understanding === undefined
+        ? {}
+        : { understanding: understanding.understanding }),
+    },
   };
 }
 

@@ -15,6 +15,8 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { EventTarget, ExternalEventOptions, ExternalEventResult } from './external-events.js';
 import type { ForgetResult } from './contact-memory.js';
+import type { EngineUnderstanding } from './understand-inbound.js';
+import type { Understanding } from '../understand/types.js';
 import type {
   ContactInfo,
   Effect,
@@ -167,6 +169,11 @@ export interface BotOptions {
   readonly reconcileAttempts?: number;
   /** How many times a 429/503 rejected send is retried (default 3). */
   readonly sendRetries?: number;
+  /**
+   * Understanding of free text for flows that declare intents (docs/understanding.md).
+   * Absent: no text is understood (flows behave as without intents).
+   */
+  readonly understanding?: EngineUnderstanding;
 }
 
 /** A normalised event from a callback, a polled page or a direct `handle()` call. */
@@ -254,6 +261,19 @@ export interface BotEvents {
   event: { conversationId: string; event: FlowEvent };
   /** Something went wrong that the bot survived. */
   error: { conversationId?: string; error: unknown };
+  /**
+   * An inbound text was understood (once per message: a result read back after a crash
+   * is not told again). `state`: where it was understood (null: before the flow started).
+   */
+  understood: {
+    conversationId: string;
+    messageId: string;
+    /** The text understood. */
+    text: string;
+    state: string | null;
+    understanding: Understanding;
+    threshold: number;
+  };
 }
 
 /** A running bot. */

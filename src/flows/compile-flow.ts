@@ -76,7 +76,9 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
     },
     subflows: subflowNames(flow),
     hasTrigger: (message) => triggerTarget(rt, message) !== undefined,
-    ...(rt.nlu === undefined ? {} : { understandQuery: queryOf(rt, rt.nlu) }),
+    ...(rt.nlu === undefined
+      ? {}
+      : { understandQuery: queryOf(rt, rt.nlu), intents: [...rt.nlu.intents.values()] }),
   };
 }
 

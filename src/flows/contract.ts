@@ -18,7 +18,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { MediaAvailability } from '../api/resources.js';
-import type { Understanding } from '../understand/types.js';
+import type { IntentSpec, Understanding } from '../understand/types.js';
 import type { UnderstandQuery } from './understand-query.js';
 
 /** JSON value kept in flow variables. */
@@ -280,6 +280,8 @@ export interface RunnableFlow {
    * caller's trigger ends the sub-flow and is handled by the caller.
    */
   readonly hasTrigger?: (message: InboundMessage) => boolean;
+  /** The intents the flow declares (given to the bot's understander when it is built). */
+  readonly intents?: readonly IntentSpec[];
   /**
    * Whether the machine, in the persisted `snapshot` (null: not started), wants this
    * message understood, and what to ask: undefined when its deterministic matching takes

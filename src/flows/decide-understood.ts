@@ -79,7 +79,7 @@ export function decideUnderstood(at: UnderstoodAt): Decision {
   }
   if (ask !== undefined && name !== null) {
     const value = r.slots?.[ask.var];
-    const vars = value === undefined ? undefined : checkAsk(ask, value.value);
+    const vars = value === undefined ? undefined : checkAsk(at.nlu, ask, value.value);
     if (vars !== undefined)
       return { kind: 'goto', target: ask.goto, vars, before: hear(at.nlu, r, ask.var) };
   }
@@ -140,13 +140,13 @@ export function decideClarified(
 }
 
 /** On entering an ask state: a value heard earlier answers it when its rules accept it. */
-export function takeHeard(w: Work, ask: AskDef): boolean {
+export function takeHeard(nlu: NluRuntime, w: Work, ask: AskDef): boolean {
   const heard = w.heard;
   if (heard === undefined || !Object.hasOwn(heard, ask.var)) return false;
   const { [ask.var]: value, ...rest } = heard;
   w.heard = Object.keys(rest).length === 0 ? undefined : rest;
   if (value === undefined || value === null) return false;
-  const vars = checkAsk(ask, value);
+  const vars = checkAsk(nlu, ask, value);
   if (vars === undefined) return false;
   assignVars(w, vars);
   w.skipTo = ask.goto;
@@ -228,7 +228,7 @@ function correctionVars(
     const capture = nlu.askByVar.get(name);
     const value = slotVarValue(slot.value);
     if (capture !== undefined) {
-      const checked = checkAsk(capture.ask, value);
+      const checked = checkAsk(nlu, capture.ask, value);
       if (checked !== undefined) Object.assign(vars, checked);
       continue;
     }
@@ -239,9 +239,14 @@ function correctionVars(
   return Object.keys(vars).length === 0 ? undefined : vars;
 }
 
-/** The variables an ask sets for a proposed value, when its own rules accept it. */
-function checkAsk(ask: AskDef, value: VarValue): Vars | undefined {
-  if (value === null) return undefined;
+/**
+ * The variables an ask sets for a proposed value, when its own rules accept it. A word an
+ * intent slot of the same name lists as a synonym stands for its value.
+ */
+function checkAsk(nlu: NluRuntime, ask: AskDef, proposed: VarValue): Vars | undefined {
+  if (proposed === null) return undefined;
+  const spec = nlu.slotKinds.get(ask.var);
+  const value = spec?.kind === 'oneOf' ? (checkSlotValue(spec, proposed) ?? proposed) : proposed;
   const msg: InboundMessage = {
     id: '',
     conversationId: '',

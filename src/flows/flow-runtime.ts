@@ -300,7 +300,7 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
   else w.entrySeq = undefined;
   applySet(rt, w, state.set);
   // An answer understood earlier (several at once) skips the question when valid.
-  if (state.ask !== undefined && rt.nlu !== undefined && takeHeard(w, state.ask)) return;
+  if (state.ask !== undefined && rt.nlu !== undefined && takeHeard(rt.nlu, w, state.ask)) return;
   continueEntry(rt, w, name, 0);
 }
 

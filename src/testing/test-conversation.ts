@@ -8,6 +8,8 @@ import { startBotHarness, type BotHarness, type ContactMessage } from './bot-har
 import { viewOfRequest, type MessageView, type OptionView } from './message-view.js';
 import { Transcript } from './transcript.js';
 import { loadContactMemory } from '../engine/contact-memory.js';
+import type { Understander } from '../understand/types.js';
+import { recordUnderstood, withUnderstander, type UnderstoodEntry } from './understood-log.js';
 
 /** One message the bot sent to the contact. */
 export type SentMessage = MessageView & { readonly messageId: string };
@@ -26,6 +28,8 @@ export interface TestConversationOptions {
    * clock: `advance('10s')` then times it out and the flow takes `onTimeout`.
    */
   readonly handlerWaitMs?: number;
+  /** Understands free text instead of the bot's understander (e.g. `scripted({...})`). */
+  readonly understander?: Understander;
 }
 
 /** A scripted conversation with a bot, over a real engine and an in-process sandbox. */
@@ -70,6 +74,8 @@ export interface TestConversation {
   rejections(): readonly string[];
   /** A readable transcript of the conversation. */
   transcript(): string;
+  /** What the bot understood of your texts, oldest first (see docs/understanding.md). */
+  understood(): UnderstoodEntry[];
   close(): Promise<void>;
 }
 
@@ -87,7 +93,7 @@ export async function createTestConversation(
   bot: BotDefinition | ResolvedBot | string,
   options: TestConversationOptions = {},
 ): Promise<TestConversation> {
-  const resolved = await toResolved(bot);
+  const resolved = withUnderstander(await toResolved(bot), options.understander);
   const start =
     options.start === undefined
       ? Date.parse('2026-03-02T09:00:00.000Z')
@@ -107,6 +113,7 @@ export async function createTestConversation(
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
   const { control } = harness.sandbox;
+  const understood = recordUnderstood(harness.bot);
   const phone = options.contact?.phone ?? '+15551230001';
   const transcript = new Transcript(clock);
   const rejected: string[] = [];
@@ -268,6 +275,7 @@ export async function createTestConversation(
     },
     rejections: () => [...rejected],
     transcript: () => (collect(), transcript.text()),
+    understood,
     close: () => harness.close(),
   };
   return conversation;
