@@ -27,13 +27,14 @@ export type {
   HandleResult,
   ReadOnlyApi,
 } from './engine/types.js';
-export { defineBot, loadBot, resolveBot } from './bot/index.js';
+export { defineBot, loadBot, resolveBot, reloadFlowSources } from './bot/index.js';
 export type {
   BotDefinition,
   BotDefinitionInput,
   BotFlowSource,
   ResolvedBot,
   BotLoadResult,
+  ReloadSourcesOptions,
 } from './bot/index.js';
 export {
   defineFlow,
@@ -119,6 +120,16 @@ export { RedisLimiter } from './api/redis-limiter.js';
 export type { Store, StoreRetention } from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
 export { RedisStore } from './store/redis-store.js';
+export type { RedisStoreOptions } from './store/redis-store.js';
+export { connectRedis, createRedisClient } from './store/redis-connection.js';
+export type { RedisConnectionOptions } from './store/redis-connection.js';
+export { parseRedisUrl, RedisUrlError } from './store/redis-url.js';
+export type { RedisTarget, RedisAddress } from './store/redis-url.js';
+export { redisReadiness } from './store/redis-readiness.js';
+export type { RedisReadiness } from './store/redis-readiness.js';
+export { RedisReplicationError } from './store/redis-wait.js';
+export type { RedisDurability } from './store/redis-wait.js';
+export type { RedisClient } from './store/redis-script.js';
 export { SqliteStore } from './store/sqlite-store.js';
 export type { SqliteStoreOptions } from './store/sqlite-store.js';
 export { StateFileLockedError } from './store/sqlite-schema.js';

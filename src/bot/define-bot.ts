@@ -18,11 +18,23 @@ export type BotFlowSource = RunnableFlow | FlowDefinition | string | URL;
 
 /** What {@link defineBot} accepts. */
 export interface BotDefinitionInput {
-  /** The flows; the first is the entry flow unless `entry` names another. */
+  /**
+   * The flows: every flow the bot runs, as the entry flow, as a sub-flow (`subflow.use`)
+   * or through `bot.start`. The first is the entry flow unless `entry` names another.
+   */
   readonly flows: readonly BotFlowSource[];
   /** Business logic the flows call, by name. */
   readonly handlers?: Readonly<Record<string, Handler>>;
-  /** Id of the entry flow (default: the first flow). */
+  /**
+   * Id of the entry flow: the flow a new conversation enters when a contact writes first
+   * (at its `start` state, or at the state of one of its `triggers` that the first
+   * message matches). Default: the first flow of `flows`. Other flows run only as
+   * sub-flows or when started with `bot.start(contact, flowId)`. A conversation keeps its
+   * flow: after that flow ends, the contact's next message starts the same flow again.
+   * The test kit's `createTestConversation(bot, { flow })` overrides it in a test.
+   * @example
+   * defineBot({ flows: [support, booking], entry: 'booking' }); // new conversations book
+   */
   readonly entry?: string;
   /**
    * Approved templates the bot sends, registered in the sandbox of `switchboard dev` and

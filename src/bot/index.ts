@@ -11,3 +11,5 @@ export type { ResolvedBot, BotLoadResult } from './resolve-bot.js';
 export { loadBot } from './load-bot.js';
 export { defineHandler, handlerInfo } from './define-handler.js';
 export type { DeclaredHandler } from './define-handler.js';
+export { reloadFlowSources } from './reload-flow-sources.js';
+export type { ReloadSourcesOptions } from './reload-flow-sources.js';

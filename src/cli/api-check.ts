@@ -1,17 +1,24 @@
 import type { MessagingClient } from '../api/client.js';
+import type { Conversation } from '../api/resources.js';
+import { FIRST_READ_LIMIT } from '../engine/history-line-of.js';
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../log/logger.js';
 
 /** What one start-up read says about the API and the key. */
 export type ApiCheck =
-  | { readonly status: 'ok' }
+  /**
+   * The key works. `conversations`: the first page the read saw (newest first), when it
+   * succeeded: the bot decides a new number's history line from it (see `BotOptions.firstRead`).
+   */
+  | { readonly status: 'ok'; readonly conversations?: readonly Conversation[] }
   /** A problem only the operator can fix: exit 2 with this one line. */
   | { readonly status: 'refused'; readonly message: string }
   /** Not answering now (network, timeout, 5xx, 429): keep trying. */
   | { readonly status: 'unreachable'; readonly message: string };
 
 /**
- * Checks the key with one cheap read (`GET /v1/conversations?limit=1`, no retry):
+ * Checks the key with one read (`GET /v1/conversations?limit=100`, no retry; its page is
+ * the number's state at the bot's first request, kept for the history line):
  * 401 → the key is wrong, rotated or revoked; 403 → a missing scope or a base URL that is
  * not the API; 404 or a body that is not the API's → the base URL is wrong; 409
  * `instance_not_api_managed` → the number is not set to Developer API handling. Those are
@@ -21,8 +28,8 @@ export type ApiCheck =
  */
 export async function checkApi(client: MessagingClient, baseUrl: string): Promise<ApiCheck> {
   try {
-    await client.listConversations({ limit: 1 });
-    return { status: 'ok' };
+    const page = await client.listConversations({ limit: FIRST_READ_LIMIT });
+    return { status: 'ok', conversations: page.items };
   } catch (error) {
     if (!(error instanceof ApiError))
       return { status: 'unreachable', message: `${baseUrl}: ${String(error)}` };
@@ -59,8 +66,8 @@ export async function checkApi(client: MessagingClient, baseUrl: string): Promis
 export interface ApiWatchOptions {
   readonly check: () => Promise<ApiCheck>;
   readonly logger: Logger;
-  /** Called once when the API answers. */
-  readonly onReady: () => void | Promise<void>;
+  /** Called once when the API answers, with what the successful check read. */
+  readonly onReady: (check: Extract<ApiCheck, { status: 'ok' }>) => void | Promise<void>;
   /** Called once when the API refuses the key or the URL (the worker must exit 2). */
   readonly onRefused: (message: string) => void;
   readonly now?: () => number;
@@ -114,7 +121,7 @@ export class ApiWatch {
       if (result.status === 'ok') {
         this.#reason = undefined;
         this.options.logger.info('the API answers; starting', { attempts: attempt + 1 });
-        await this.options.onReady();
+        await this.options.onReady(result);
         return;
       }
       if (result.status === 'refused') {

@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import { MessagingClient } from '../api/client.js';
 import { RedisLimiter } from '../api/redis-limiter.js';
+import type { Conversation } from '../api/resources.js';
 import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { createBot } from '../engine/create-bot.js';
 import type { Bot } from '../engine/types.js';
@@ -11,6 +11,10 @@ import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
+import { connectRedis, describeTarget } from '../store/redis-connection.js';
+import { redisReadiness } from '../store/redis-readiness.js';
+import type { RedisClient } from '../store/redis-script.js';
+import { parseRedisUrl } from '../store/redis-url.js';
 import type { Store } from '../store/store.js';
 import { ApiWatch, checkApi, type ApiCheck } from './api-check.js';
 import { listenFailure } from './listen-error.js';
@@ -136,8 +140,11 @@ export async function startWorker(
   const check = (): Promise<ApiCheck> => checkApiAtStart(config);
   const first = options.firstCheck ?? (await check());
   if (first.status === 'refused') throw new WorkerStartError(first.message);
+  const laterRead = deferred<readonly Conversation[]>();
   const redis =
-    config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+    config.redisUrl === undefined
+      ? undefined
+      : await openRedis(config.redisUrl, config.redisCluster, logger);
   const { store, limiter, kind } = openStore(config, redis, logger);
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
@@ -157,6 +164,13 @@ export async function startWorker(
       store,
       logger,
       backfillMs: config.backfillMs,
+      // The key check was the bot's first request: a new number's history line is its page
+      // (or, while the API does not answer, the page of the first check that succeeds).
+      ...(first.status !== 'ok'
+        ? { firstRead: laterRead.promise }
+        : first.conversations === undefined
+          ? {}
+          : { firstRead: first.conversations }),
       dedupTtlMs: config.retention.sendRecordsMs,
       workerId: worker,
       // Timers and the inbox sweeper every 250 ms: timers fire at most 250 ms late, and work
@@ -188,7 +202,8 @@ export async function startWorker(
   const apiWatch = new ApiWatch({
     check,
     logger,
-    onReady: async () => {
+    onReady: async (check) => {
+      if (check.conversations !== undefined) laterRead.resolve(check.conversations);
       await leader?.start();
     },
     onRefused: (message) => {
@@ -203,7 +218,10 @@ export async function startWorker(
     if (api !== undefined) return { status: 'not_ready', reason: api };
     // One read through the guarded store: an outage is logged once, not per probe.
     const answers = await withTimeout(bot.probeStore(), 2_000).catch(() => false);
-    return answers ? { status: 'ready' } : { status: 'not_ready', reason: 'store unavailable' };
+    if (!answers) return { status: 'not_ready', reason: 'store unavailable' };
+    // A cluster: every slot's primary answers (a conversation may hash to any of them);
+    // Sentinel: the connection is on the primary, not on a demoted one.
+    return redis === undefined ? { status: 'ready' } : redisReadiness(redis);
   };
   const servers: Listening[] = [];
   try {
@@ -294,12 +312,17 @@ export async function startWorker(
  */
 function openStore(
   config: RunConfig,
-  redis: Redis | undefined,
+  redis: RedisClient | undefined,
   logger: Logger,
 ): { store: Store; limiter: Limiter | undefined; kind: string } {
   if (redis !== undefined) {
     return {
-      store: new RedisStore({ redis, prefix: config.redisPrefix, retention: config.retention }),
+      store: new RedisStore({
+        redis,
+        prefix: config.redisPrefix,
+        retention: config.retention,
+        ...(config.redisDurability === undefined ? {} : { durability: config.redisDurability }),
+      }),
       limiter: new RedisLimiter({ redis, prefix: config.redisPrefix }),
       kind: 'redis',
     };
@@ -320,27 +343,24 @@ function openStore(
   return { store, limiter, kind: `sqlite ${path}` };
 }
 
-async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  // Auto-pipelining: the commands of one event-loop turn (many conversations at once)
-  // leave in one socket write instead of one each (a fifth of a worker's CPU under load).
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 3,
-    enableAutoPipelining: true,
-  });
+async function openRedis(url: string, cluster: boolean, logger: Logger): Promise<RedisClient> {
   // Without a listener ioredis prints "Unhandled error event" on every failed reconnect;
   // the guarded store logs an outage once (and its end).
   let reported = false;
-  redis.on('error', (error: Error) => {
-    if (!reported) logger.debug('redis connection error', { error: error.message });
-    reported = true;
-  });
-  redis.on('ready', () => (reported = false));
   try {
-    await redis.connect();
+    // Auto-pipelining (the factory's default): the commands of one event-loop turn (many
+    // conversations at once) leave in one socket write (a fifth of a worker's CPU under load).
+    const redis = await connectRedis(url, {
+      cluster,
+      onError: (error) => {
+        if (!reported) logger.debug('redis connection error', { error: error.message });
+        reported = true;
+      },
+    });
+    redis.on('ready', () => (reported = false));
+    logger.debug('redis connected', { redis: describeTarget(parseRedisUrl(url, { cluster })) });
     return redis;
   } catch (error) {
-    redis.disconnect();
     throw new WorkerStartError(
       `cannot connect to REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
@@ -365,6 +385,13 @@ async function listenOrFail(
       { cause: error },
     );
   }
+}
+
+/** A promise and its resolve function. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

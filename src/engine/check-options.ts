@@ -18,6 +18,12 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
   if (options.flows.length === 0)
     problems.push('no flows: pass at least one compiled flow in `flows`');
   for (const [i, flow] of options.flows.entries()) {
+    if (!isCompiled(flow)) {
+      problems.push(
+        `flows[${i}] is ${describeSource(flow)}, not a compiled flow: createBot and bot.reloadFlows take compiled flows (compileFlow, or loadBot/resolveBot for files); to reload from files or definitions, await reloadFlowSources(bot, flows) (chat.bot.reloadFlows in the test kit)`,
+      );
+      continue;
+    }
     if (typeof flow.id !== 'string' || flow.id === '') problems.push(`flows[${i}] has no id`);
     else if (flows.has(flow.id)) problems.push(`flows[${i}]: duplicate flow id "${flow.id}"`);
     if (!Number.isInteger(flow.version))
@@ -28,6 +34,11 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
       );
     }
     flows.set(flow.id, flow);
+    const handlers: unknown = flow.handlers;
+    if (!Array.isArray(handlers)) {
+      problems.push(`flow "${flow.id}": handlers must list the handler names it calls`);
+      continue;
+    }
     for (const name of flow.handlers) {
       if (options.handlers?.[name] === undefined) {
         problems.push(
@@ -36,7 +47,7 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
       }
     }
   }
-  for (const flow of options.flows) {
+  for (const flow of options.flows.filter(isCompiled)) {
     for (const sub of flow.subflows ?? []) {
       if (!flows.has(sub))
         problems.push(
@@ -44,7 +55,8 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
         );
     }
   }
-  const entry = options.entry === undefined ? options.flows[0] : flows.get(options.entry);
+  const entry =
+    options.entry === undefined ? options.flows.find(isCompiled) : flows.get(options.entry);
   if (options.entry !== undefined && entry === undefined) {
     problems.push(
       `entry flow "${options.entry}" is not among the flows (${[...flows.keys()].join(', ')})`,
@@ -67,6 +79,11 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
   ) {
     problems.push('callbacks.secret is empty: set the signing secret shared with the API');
   }
+  const deadline = options.callbacks?.storeDeadlineMs;
+  if (deadline !== undefined && (!Number.isFinite(deadline) || deadline <= 0))
+    problems.push(
+      `callbacks.storeDeadlineMs must be a number of ms > 0, e.g. 1500 (got ${String(deadline)})`,
+    );
   for (const name of ['concurrency', 'burstConcurrency'] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value < 1))
@@ -76,4 +93,21 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
     throw new BotConfigError(`invalid bot configuration:\n- ${problems.join('\n- ')}`);
   }
   return { flows, entry };
+}
+
+/** A compiled flow (or hand-written machine), not a path, URL or definition given by mistake. */
+function isCompiled(flow: RunnableFlow): boolean {
+  const value: unknown = flow;
+  return (
+    typeof value === 'object' && value !== null && !(value instanceof URL) && 'machine' in value
+  );
+}
+
+/** What a non-compiled flow source looks like, for the error message. */
+function describeSource(flow: unknown): string {
+  if (typeof flow === 'string') return `the path "${flow}"`;
+  if (flow instanceof URL) return `the URL ${flow.href}`;
+  if (typeof flow === 'object' && flow !== null && 'states' in flow)
+    return `a flow definition ("${String(Reflect.get(flow, 'id'))}")`;
+  return `a ${flow === null ? 'null' : typeof flow}`;
 }

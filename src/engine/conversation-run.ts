@@ -114,7 +114,7 @@ export class ConversationRun {
           await this.#save();
           return;
         }
-        if (await this.#deps.history.isHistory(at)) {
+        if (await this.#deps.history.isHistory(at, payload.message.id)) {
           // From before the bot's first start (or already answered): recorded, never fed.
           this.#markApplied();
           await this.#save();

@@ -13,12 +13,13 @@ import { forgetContact } from './contact-memory.js';
 import { ConversationProcessor } from './conversation-processor.js';
 import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
-import { HistoryCutoff } from './history-cutoff.js';
+import { HistoryLine } from './history-line.js';
 import { InboxSweep } from './inbox-sweep.js';
 import { ConversationScheduler } from './scheduler.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
 import { workerId } from './worker-id.js';
+import { DEFAULT_CALLBACK_STORE_DEADLINE_MS, withinDeadline } from './store-deadline.js';
 import {
   enqueueExternal,
   notifyEvent,
@@ -94,7 +95,14 @@ export function createBot(options: BotOptions): Bot {
     handlers: options.handlers ?? {},
     handlerTimeoutMs: options.handlerTimeoutMs ?? 10_000,
     dedupTtlMs: options.dedupTtlMs ?? 7 * DAY_MS,
-    history: new HistoryCutoff({ store, clock, logger, backfillMs: options.backfillMs ?? 0 }),
+    history: new HistoryLine({
+      store,
+      client,
+      logger,
+      backfillMs: options.backfillMs ?? 0,
+      // A read still to come (a promise) is waited for rather than made again here.
+      readElsewhere: options.firstRead !== undefined && !Array.isArray(options.firstRead),
+    }),
     reconcileAttempts: options.reconcileAttempts ?? 3,
     // Attempts at 0, 5 and 15 s: the last one, past the proof of absence, can resend.
     reconcileDelaysMs: [5_000, 10_000, 120_000],
@@ -120,14 +128,32 @@ export function createBot(options: BotOptions): Bot {
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS, BURST_PRESSURE_MS);
+  const drain = createDrain(deps, processor, options.workerId ?? workerId(), gate);
+  if (options.firstRead !== undefined)
+    void Promise.resolve(options.firstRead).then((read) => deps.history.offer(read));
   const scheduler = new ConversationScheduler(
-    createDrain(deps, processor, options.workerId ?? workerId(), gate),
+    // Nothing is applied before the history line is decided (items wait in their inboxes).
+    async (conversationId) => {
+      if (deps.history.decided === undefined) {
+        try {
+          await deps.history.line();
+        } catch (error) {
+          // Stopped while waiting: the items stay in the inbox for the next start.
+          if (!running) return;
+          throw error;
+        }
+      }
+      await drain(conversationId);
+    },
     options.concurrency ?? DEFAULT_CONCURRENCY,
     logger,
     { source: gate, concurrency: options.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY },
   );
   const poller = new Poller(deps, options.polling ?? {});
   const callbacks = options.callbacks;
+  const storeDeadlineMs = callbacks?.storeDeadlineMs ?? DEFAULT_CALLBACK_STORE_DEADLINE_MS;
+  // True from a callback the store did not answer in time until one it did (one log line each).
+  let storeSlow = false;
   const handleCallback = createCallbackHandler({
     secret: callbacks?.secret ?? '',
     ...(callbacks?.replayWindowSeconds === undefined
@@ -139,7 +165,26 @@ export function createBot(options: BotOptions): Bot {
     now: () => clock.now(),
     logger,
     async accept(events) {
-      for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+      // Tracked beyond the deadline: a write that lands late is still in flight (idle()).
+      const work = scheduler.track(
+        (async () => {
+          for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+        })(),
+      );
+      try {
+        await withinDeadline(work, storeDeadlineMs, 'enqueue');
+      } catch (error) {
+        if (!storeSlow && error instanceof StoreUnavailableError) {
+          storeSlow = true;
+          logger.warn(
+            'the store does not answer: callbacks are answered 503 with Retry-After until it does',
+            { deadlineMs: storeDeadlineMs, error: error.message },
+          );
+        }
+        throw error;
+      }
+      if (storeSlow) logger.info('the store answers again: callbacks are recorded');
+      storeSlow = false;
     },
   });
   let loop: NodeJS.Timeout | undefined;
@@ -161,7 +206,9 @@ export function createBot(options: BotOptions): Bot {
 
   async function startBot(): Promise<void> {
     running = true;
-    await deps.history.cutoff();
+    // Decided now when the API and the store answer; else it goes on deciding with
+    // backoff, and inboxes and polling wait for it (callbacks are still recorded).
+    await deps.history.begin();
     // A store outage now is not fatal: the tick sweeps again until the store answers.
     await scheduler.track(sweep(true)).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) throw error;
@@ -207,6 +254,8 @@ export function createBot(options: BotOptions): Bot {
       running = false;
       if (loop !== undefined) clearInterval(loop);
       loop = undefined;
+      // First: a poll pass or a drain waiting for an undecided line ends now.
+      deps.history.stop();
       await poller.stop();
       await scheduler.idle();
       processor.clear();

@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import type { Logger } from '../log/logger.js';
 import type { InboxItem, Store } from '../store/store.js';
-import type { HistoryCutoff } from './history-cutoff.js';
+import type { HistoryLine } from './history-line.js';
 import type { BotEvents, EngineClient, Handler } from './types.js';
 import type { EngineUnderstanding } from './understand-inbound.js';
 
@@ -18,7 +18,7 @@ export interface EngineDeps {
   readonly handlerTimeoutMs: number;
   readonly dedupTtlMs: number;
   /** The number's history line: older inbound messages are never answered. */
-  readonly history: HistoryCutoff;
+  readonly history: HistoryLine;
   readonly reconcileAttempts: number;
   /** Delays between reconciliation attempts (clock ms), the first attempt is immediate. */
   readonly reconcileDelaysMs: readonly number[];

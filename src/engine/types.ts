@@ -132,6 +132,13 @@ export interface BotOptions {
     readonly parser?: CallbackParser;
     /** Raw body cap in bytes (default 1 MiB). */
     readonly maxBodyBytes?: number;
+    /**
+     * How long a callback waits for the store to record it (ms, default 1,500). Past it
+     * (the store does not answer: Redis down or paused, SQLite locked) the callback is
+     * answered 503 with `Retry-After`, within a sender's timeout; the sender's redelivery
+     * is applied exactly once (a write that lands late makes it a duplicate).
+     */
+    readonly storeDeadlineMs?: number;
   };
   /** Conversations processed at the same time (default 64). */
   readonly concurrency?: number;
@@ -152,10 +159,20 @@ export interface BotOptions {
   /** How long message ids are remembered for dedup (default 7 days). */
   readonly dedupTtlMs?: number;
   /**
-   * Inbound messages older than the bot's first start on the number are never answered;
-   * this opts in to answering those received up to this long before it (default 0).
+   * Inbound messages from before the number's history line (the newest message the bot's
+   * first read of the number saw, on the API's clock) are never answered; this opts in to
+   * answering unanswered ones received up to this long before the line (default 0).
    */
   readonly backfillMs?: number;
+  /**
+   * The conversations of a read of the number made before this bot was created (the CLI's
+   * start-up key check, `GET /v1/conversations?limit=100`). When the number has no history
+   * line yet, it is decided from this read, so every message the API received after that
+   * first request is answered. A promise: a read still to come (the CLI's retried check
+   * while the API does not answer), which the line waits for instead of reading itself.
+   * Default: the bot's own first read decides.
+   */
+  readonly firstRead?: readonly Conversation[] | PromiseLike<readonly Conversation[]>;
   /**
    * Owner name of this bot's conversation leases. Default: unique per bot. A stable name
    * (one process per state file, or host:port of a worker) lets a restarted process take
@@ -327,8 +344,11 @@ export interface Bot {
    * Replaces the bot's flows while it runs (hot reload, e.g. from the studio). The new set
    * is checked like `createBot`'s (handlers, sub-flows, entry); when refused nothing
    * changes. Running conversations move to the new version at their next event: one
-   * whose state still exists continues there; one whose state was removed continues in
-   * the flow's `migrate:` target for it, or its `start` (see `migrateSnapshot`).
+   * whose state still exists continues there; one whose state was removed (or renamed)
+   * continues in the flow's `migrate:` target for it, taking the message that moved it
+   * as its answer there, or at its `start` with that message as a first message (see
+   * `migrateSnapshot`). Takes compiled flows; from flow files or definitions use
+   * `reloadFlowSources(bot, flows)`.
    * @example
    * const r = bot.reloadFlows([compileFlow(edited)]);
    * if (r.status === 'invalid') console.error(r.message);

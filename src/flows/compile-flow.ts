@@ -1,4 +1,4 @@
-import { assign, setup, type AnyStateMachine } from 'xstate';
+import { assign, enqueueActions, setup, type AnyStateMachine } from 'xstate';
 import {
   FLOW_EVENT_TYPES,
   type FlowEvent,
@@ -9,7 +9,14 @@ import {
 import { sayItems } from './content-schema.js';
 import { decide, triggerTarget, type Decision } from './decide.js';
 import { FlowError } from './flow-error.js';
-import { autoTarget, enterState, leaveState, runtimeOf, type FlowRuntime } from './flow-runtime.js';
+import {
+  autoTarget,
+  enterState,
+  leaveState,
+  runtimeOf,
+  takesAnswer,
+  type FlowRuntime,
+} from './flow-runtime.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
 import { structuralDiagnostics } from './lint-structure.js';
 import {
@@ -170,7 +177,10 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
     actions: {
       step: assign(({ context, event }, params: { from: string | null }) => {
         const w = toWork(context);
-        w.outbox = [];
+        // A message decided again after a migration's quiet landing (see `replay`) adds to
+        // the effects of the same event.
+        if (context.landing !== true) w.outbox = [];
+        w.landing = undefined;
         const d = decide(rt, params.from, w, event);
         if (d.kind === 'goto') {
           if (d.seq !== undefined) w.seq = Math.max(w.seq, d.seq);
@@ -187,9 +197,14 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
       }),
       enter: assign(({ context }, params: { state: string }) => {
         const w = toWork(context);
-        enterState(rt, w, params.state);
+        enterState(rt, w, params.state, context.landing === true);
         flushMemory(context.memory, w);
         return w;
+      }),
+      // After a migration's quiet landing: the message that moved the conversation is
+      // decided again in the state it landed in, within the same event (one write).
+      replay: enqueueActions(({ context, event, enqueue }) => {
+        if (context.landing === true) enqueue.raise(event);
       }),
       settle: assign(({ context }) => {
         const w = toWork(context);
@@ -220,7 +235,9 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
   for (const name of names) {
     const s = rt.def.states[name];
     if (s === undefined) continue;
-    const entry = { type: 'enter' as const, params: { state: name } };
+    const enter = { type: 'enter' as const, params: { state: name } };
+    // Only a state that takes answers can be a migration's quiet landing.
+    const entry = takesAnswer(s) ? [enter, { type: 'replay' as const }] : enter;
     // A final state that pauses (`delay:`) stays an ordinary node until its last message:
     // an XState final node would take no more events (the delay's timer).
     const pauses = sayItems(s.say).some((item) => item.delay !== undefined);

@@ -9,6 +9,7 @@ import {
   say,
   startTimeout,
   stateOf,
+  takesAnswer,
   translate,
   type FlowRuntime,
 } from './flow-runtime.js';
@@ -188,11 +189,24 @@ function decideIdle(rt: FlowRuntime, w: Work, event: FlowEvent): Decision {
   const resumeAt = w.resumeAt;
   if (resumeAt !== undefined && resumeAt !== null && event.type !== 'external.event') {
     // A migrated conversation whose state was removed: it continues where `migrate:` says.
+    // The message that moves it is its answer there (the target is entered quietly and
+    // the message decided again in it); without a target it is a first message.
     const trigger = event.type === 'inbound.message' ? triggerTarget(rt, event.message) : undefined;
+    const state = rt.def.states[resumeAt];
+    const answer =
+      event.type === 'inbound.message' &&
+      trigger === undefined &&
+      w.resumeFirst !== true &&
+      state !== undefined &&
+      takesAnswer(state);
     return {
       kind: 'goto',
       target: trigger ?? resumeAt,
-      before: (x) => void (x.resumeAt = undefined),
+      before: (x) => {
+        x.resumeAt = undefined;
+        x.resumeFirst = undefined;
+        if (answer) x.landing = true;
+      },
     };
   }
   if (event.type === 'conversation.start') {

@@ -287,8 +287,10 @@ export function errorTarget(rt: FlowRuntime, name: string): string | undefined {
  * Entry of a state: `set`, then say (pausing at each `delay:` on a durable timer), then
  * prompt / call / sub-flow / handoff, then its timers; a final state ends. On invalid
  * content the remaining effects are skipped and `w.failed` names the error target.
+ * `quiet` (a migrated conversation landing with the contact's answer, see
+ * {@link takesAnswer}): the state's messages and prompt are not sent, the rest runs.
  */
-export function enterState(rt: FlowRuntime, w: Work, name: string): void {
+export function enterState(rt: FlowRuntime, w: Work, name: string, quiet = false): void {
   const state = stateOf(rt, name);
   w.attempts = 0;
   w.pending = null;
@@ -301,7 +303,26 @@ export function enterState(rt: FlowRuntime, w: Work, name: string): void {
   applySet(rt, w, state.set);
   // An answer understood earlier (several at once) skips the question when valid.
   if (state.ask !== undefined && rt.nlu !== undefined && takeHeard(rt.nlu, w, state.ask)) return;
-  continueEntry(rt, w, name, 0);
+  if (quiet) finishEntry(rt, w, name);
+  else continueEntry(rt, w, name, 0);
+}
+
+/**
+ * Whether a state waits for the contact's answer and nothing else: a `menu`, an `ask` or
+ * an `otherwise`, with no call, sub-flow, handoff, automatic `goto`/`branch` or end. A
+ * migrated conversation landing in such a state takes the message that moved it as its
+ * answer (see `decideIdle`).
+ */
+export function takesAnswer(state: StateDef): boolean {
+  return (
+    (state.menu !== undefined || state.ask !== undefined || state.otherwise !== undefined) &&
+    state.call === undefined &&
+    state.subflow === undefined &&
+    state.handoff === undefined &&
+    state.goto === undefined &&
+    state.branch === undefined &&
+    state.final !== true
+  );
 }
 
 /**
@@ -330,6 +351,12 @@ export function continueEntry(
     if (!sayItem(rt, w, `states.${name}.say`, item)) return failEntry(rt, w, name);
   }
   if (!prompt(rt, w, name)) return failEntry(rt, w, name);
+  finishEntry(rt, w, name);
+}
+
+/** The end of a state's entry, after its messages: call / sub-flow / handoff, timers, end. */
+function finishEntry(rt: FlowRuntime, w: Work, name: string): void {
+  const state = stateOf(rt, name);
   const fill = fillFor(rt, w);
   if (state.call !== undefined) {
     const input: Record<string, string | number | boolean | null> = {};

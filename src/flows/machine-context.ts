@@ -53,6 +53,16 @@ export interface CompiledContext extends FlowContext {
   readonly burst?: { readonly text: string; readonly timer: string } | null | undefined;
   /** Set by a flow migration: where the conversation continues at its next event. */
   readonly resumeAt?: string | null | undefined;
+  /**
+   * Set with `resumeAt` when the migration had no target for the removed state (`start`):
+   * the next message is handled as a first message, not as an answer.
+   */
+  readonly resumeFirst?: boolean | undefined;
+  /**
+   * Within one event only (never persisted set): a migrated conversation entered its
+   * target quietly and the same message is decided again there, as its answer.
+   */
+  readonly landing?: boolean | undefined;
   /** Values understanding proposed for asks not reached yet (checked when reached). */
   readonly heard?: Vars | undefined;
   /** The intents the current state asked the customer to choose between. */
@@ -97,6 +107,8 @@ export interface Work {
   delay?: DelayPending | null | undefined;
   burst?: { readonly text: string; readonly timer: string } | null | undefined;
   resumeAt?: string | null | undefined;
+  resumeFirst?: boolean | undefined;
+  landing?: boolean | undefined;
   heard?: Vars | undefined;
   clarify?: ClarifyPending | null | undefined;
   skipTo?: string | null | undefined;

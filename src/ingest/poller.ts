@@ -163,7 +163,8 @@ export class Poller {
       const answered = mark === undefined ? answeredInbound(fresh) : new Set<string>();
       for (const message of fresh.reverse()) {
         if (mark === undefined && message.direction === 'inbound') {
-          if (Date.parse(message.occurredAt) < floor || answered.has(message.id)) {
+          const at = Date.parse(message.occurredAt);
+          if (answered.has(message.id) || (await this.#deps.history.isHistory(at, message.id))) {
             pass.skipped++;
             continue;
           }

@@ -122,6 +122,7 @@ const STORE_METHODS = [
   'getValue',
   'setValue',
   'deleteValue',
+  'setValueIfAbsent',
   'scheduleTimer',
   'cancelTimer',
   'claimDueTimers',

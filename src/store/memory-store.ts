@@ -248,6 +248,17 @@ export class MemoryStore implements Store {
     return run(() => void this.#values.delete(key));
   }
 
+  setValueIfAbsent(key: string, value: unknown): Promise<unknown> {
+    return run(() => {
+      const stored = this.#values.get(key);
+      if (stored !== undefined && stored.expiresAt > this.#clock.now())
+        return fromJson(stored.json);
+      const json = compactString(toJson(value, `value ${key}`));
+      this.#values.set(compactString(key), { json, expiresAt: Infinity });
+      return fromJson(json);
+    });
+  }
+
   scheduleTimer(timer: TimerRecord): Promise<void> {
     return run(() => this.#timers.schedule(timer));
   }

@@ -231,6 +231,19 @@ export class SqliteStore implements Store {
     return this.#write(() => void this.#sql.deleteValue.run(key));
   }
 
+  setValueIfAbsent(key: string, value: unknown): Promise<unknown> {
+    const json = toJson(value, `value ${key}`);
+    // Read and write inside one write transaction: SQLite serialises writers, so a second
+    // process (or a second call) sees the first one's row.
+    return this.#write((now) => {
+      const row = this.#row('getValue', key);
+      if (row !== undefined && (row[1] === null || Number(row[1]) > now))
+        return fromJson(String(row[0]));
+      this.#sql.putValue.run(key, json, null);
+      return fromJson(json);
+    }, MANY);
+  }
+
   scheduleTimer(timer: TimerRecord): Promise<void> {
     return this.#write(() => {
       this.#sql.putTimer.run(timer.id, timer.conversationId, timer.name, timer.dueAt);

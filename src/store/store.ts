@@ -181,6 +181,15 @@ export interface Store {
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void>;
   /** Removes a value (no error when absent). */
   deleteValue(key: string): Promise<void>;
+  /**
+   * First writer wins, atomically: writes `value` (kept forever) unless the key holds an
+   * unexpired value already, and resolves with the value stored afterwards: `value` when
+   * this call wrote it, else the one found (read back as JSON). Any number of callers
+   * racing on one key, in one process or many, all resolve with the same value.
+   * @example
+   * const line = await store.setValueIfAbsent('engine:cutoff', { at: Date.now() });
+   */
+  setValueIfAbsent(key: string, value: unknown): Promise<unknown>;
 
   scheduleTimer(timer: TimerRecord): Promise<void>;
   cancelTimer(id: string): Promise<void>;

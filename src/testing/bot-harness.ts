@@ -28,14 +28,20 @@ export type ContactMessage = InboundInput extends infer T
 
 /** A clock both the sandbox and the bot read, that `advance` moves for both. */
 export interface MovableClock extends Clock {
+  /** Moves the clock forward by `ms`. */
   advance(ms: number): void;
 }
 
 /** Options of {@link startBotHarness}. */
 export interface BotHarnessOptions {
+  /** The bot to run (flows compiled, e.g. by `resolveBot` or `loadBot`). */
   readonly bot: ResolvedBot;
+  /** The clock the sandbox and the bot share. */
   readonly clock: MovableClock;
+  /** The bot's logger (engine, API client); default: silent. */
   readonly logger?: Logger;
+  /** The sandbox's logger (default: `logger`). */
+  readonly sandboxLogger?: Logger;
   /** Extra sandbox configuration (merged over the defaults; the bot's templates are added). */
   readonly sandbox?: Partial<SandboxConfigInput>;
   /** Port of the sandbox (default: ephemeral). */
@@ -58,8 +64,11 @@ export interface BotHarnessOptions {
 
 /** A bot running against an in-process sandbox, with callbacks on a local server. */
 export interface BotHarness {
+  /** The in-process sandbox (its `control` injects messages, takes over, moves time…). */
   readonly sandbox: Sandbox;
+  /** The engine's running bot (`createBot`). */
   readonly bot: Bot;
+  /** The clock the sandbox and the bot share. */
   readonly clock: MovableClock;
   /** The bot's store (a memory store). */
   readonly store: MemoryStore;
@@ -69,6 +78,7 @@ export interface BotHarness {
   settle(): Promise<void>;
   /** Moves both clocks, fires due sandbox work and bot timers, and settles. */
   advance(ms: number): Promise<void>;
+  /** Stops the bot, the sandbox and the callback server. */
   close(): Promise<void>;
 }
 
@@ -94,7 +104,11 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     templates: [...(extra.templates ?? defaultSandboxConfig.templates), ...options.bot.templates],
   });
   if (parsed.status === 'invalid') throw new Error(parsed.message);
-  const sandbox = createSandbox({ config: parsed.config, clock, logger });
+  const sandbox = createSandbox({
+    config: parsed.config,
+    clock,
+    logger: options.sandboxLogger ?? logger,
+  });
   const api = await sandbox.listen(options.sandboxPort ?? 0);
   const apiKey = sandbox.config.keys[0]?.key ?? '';
   const secret = randomBytes(24).toString('hex');

@@ -7,8 +7,13 @@ export { createTestConversation } from './test-conversation.js';
 export type {
   TestConversation,
   TestConversationOptions,
+  TestContact,
   SentMessage,
 } from './test-conversation.js';
+export type { TestBot } from './test-bot.js';
+export type { ContactActions } from './contact-actions.js';
+export { captureLogs, LOG_LEVELS } from './log-capture.js';
+export type { LogEntry, LogFilter, LogLevel, CapturedLogs } from './log-capture.js';
 export { expectSent, ExpectationError } from './expect-sent.js';
 export type { SentExpectations, TextMatch } from './expect-sent.js';
 export { viewOfRequest, renderView } from './message-view.js';
@@ -24,5 +29,5 @@ export type {
 export type { UnderstoodEntry } from './understood-log.js';
 export type { BotHarness, BotHarnessOptions, MovableClock } from './bot-harness.js';
 export { defineBot, loadBot } from '../bot/index.js';
-export type { Handler, HandlerContext, HandlerResult } from '../engine/types.js';
+export type { Handler, HandlerContext, HandlerResult, ReloadResult } from '../engine/types.js';
 export type { BotDefinition } from '../bot/index.js';

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { ConversationProcessor } from '../../src/engine/conversation-processor.js';
 import { createDrain, HEARTBEAT_MS, LEASE_MS } from '../../src/engine/drain.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
-import { HistoryCutoff } from '../../src/engine/history-cutoff.js';
+import { HistoryLine } from '../../src/engine/history-line.js';
 import type { HandlerResult } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -77,7 +77,7 @@ function setup(flow = slowFlow) {
     },
     handlerTimeoutMs: 600_000,
     dedupTtlMs: 86_400_000,
-    history: new HistoryCutoff({ store, clock, logger: silentLogger, backfillMs: 0 }),
+    history: new HistoryLine({ store, client, logger: silentLogger, backfillMs: 0 }),
     reconcileAttempts: 3,
     absenceProofMs: 15_000,
     reconcileDelaysMs: [0],

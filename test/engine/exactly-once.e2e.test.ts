@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fromApiMessage } from '../../src/ingest/normalize.js';
 import type { Store } from '../../src/store/store.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 import { crashSession } from './crash-session.js';
 import type { Fault } from './faulty-store.js';
-import { ADA, HOUR, START, startHarness, type Harness } from './harness.js';
+import { ADA, HOUR, startHarness, type Harness } from './harness.js';
 
 const WRITES: readonly (keyof Store)[] = [
   'putConversation',
@@ -128,13 +129,15 @@ describe('engine: exactly once, whatever fails when', () => {
   it('should never answer a message received before the first start', async () => {
     const h = await startHarness();
     try {
-      // A message the API recorded an hour before the bot ever started.
+      // A message the API recorded an hour before the bot's first start on the number.
+      await h.bot.stop();
       const message = h.sandbox.control.injectInbound({ from: ADA, type: 'text', text: 'old' });
       const conversation = h.sandbox.control
         .conversations()
         .find((c) => c.id === message.conversationId);
-      const old = { ...message, occurredAt: new Date(START - HOUR).toISOString() };
-      await h.bot.handle(fromApiMessage(old, conversation!)!);
+      h.clock.advance(HOUR);
+      await h.restart({ store: new MemoryStore({ clock: h.clock }) });
+      await h.bot.handle(fromApiMessage(message, conversation!)!);
       await h.bot.idle();
       expect(h.sentTo(ADA)).toEqual([]);
       await h.say(ADA, 'hello');

@@ -13,7 +13,9 @@ let redis: Redis;
 let connected = false;
 
 beforeAll(async () => {
-  redis = await connectTestRedis();
+  // This file's own tests count the commands of a single node; the contract on a real
+  // cluster runs in redis-cluster-store.test.ts.
+  redis = (await connectTestRedis()) as Redis;
   connected = true;
 });
 
@@ -194,5 +196,32 @@ describe('RedisStore', () => {
     expect(ttls[2]).toBeLessThanOrEqual(5000 + 60_000);
     await store.releaseLease('conv:c1', 'w1');
     expect(await redis.pttl(`{${prefix}c:c1}:lease`)).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe('RedisStore.setValueIfAbsent across workers', () => {
+  it('should make N fresh workers on their own connections agree on one value', async () => {
+    const prefix = `${root}${randomUUID()}:`;
+    const clients = await Promise.all(Array.from({ length: 8 }, () => connectTestRedis()));
+    try {
+      const stores = clients.map((client) => new RedisStore({ redis: client, prefix }));
+      const answers = await Promise.all(
+        stores.map((store, i) => store.setValueIfAbsent('engine:cutoff', { at: 1_000 + i })),
+      );
+      const stored = await stores[0]!.getValue('engine:cutoff');
+      expect(answers).toEqual(Array.from({ length: 8 }, () => stored));
+      expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    } finally {
+      await deleteByPrefix(redis, prefix);
+      await Promise.all(clients.map((client) => client.quit()));
+    }
+  });
+
+  it('should refuse a stored text that is not a value envelope', async () => {
+    const prefix = `${root}${randomUUID()}:`;
+    const store = new RedisStore({ redis, prefix });
+    await redis.set(`${prefix}v:broken`, 'not json');
+    await expect(store.setValueIfAbsent('broken', 1)).rejects.toBeInstanceOf(StoreDataError);
+    await deleteByPrefix(redis, prefix);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { conversationContract } from './store-contract-conversations.js';
 import type { ContractContext, StoreFixture } from './store-contract-context.js';
+import { firstWriterContract } from './store-contract-first-writer.js';
 import { inboxContract } from './store-contract-inbox.js';
 import { contactMemoryContract } from './store-contract-memory.js';
 import { recordContract } from './store-contract-records.js';
@@ -40,6 +41,7 @@ export function storeContractSuite(name: string, makeStore: () => Promise<StoreF
     inboxContract(ctx);
     timerContract(ctx);
     recordContract(ctx);
+    firstWriterContract(ctx);
     retentionContract(ctx);
     contactMemoryContract(ctx);
   });
