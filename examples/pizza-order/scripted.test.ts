@@ -5,7 +5,6 @@ import {
   scripted,
   type TestConversation,
 } from 'switchboard/testing';
-import { bot } from './bot.js';
 
 // The example of docs/understanding.md ("Testing with scripted()"), kept compiling here.
 describe('pizza-order (docs example)', () => {
@@ -13,7 +12,7 @@ describe('pizza-order (docs example)', () => {
   afterEach(async () => chat.close());
 
   it('should take a whole order in one sentence and correct it', async () => {
-    chat = await createTestConversation(bot, {
+    chat = await createTestConversation('examples/pizza-order', {
       understander: scripted({
         '2 large pepperoni to 5 Main St': {
           intent: 'order',
