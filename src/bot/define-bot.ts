@@ -2,6 +2,8 @@ import type { Handler } from '../engine/types.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import type { FlowDefinition } from '../flows/flow-schema.js';
 import type { SandboxConfigInput } from '../sandbox/index.js';
+import type { UnderstanderFactory, UnderstandSettings } from '../understand/setup.js';
+import type { Understander } from '../understand/types.js';
 
 /** A template as the sandbox configuration declares it (name, language, parameter kinds). */
 export type SandboxTemplate = NonNullable<SandboxConfigInput['templates']>[number];
@@ -47,6 +49,14 @@ export interface BotDefinitionInput {
   readonly templates?: readonly SandboxTemplate[];
   /** Directory relative flow paths are resolved against (e.g. `import.meta.dirname`). */
   readonly dir?: string;
+  /**
+   * Who understands free text in flows that declare intents: an understander, or a
+   * factory given the bot's intents and knowledge (default: the builtin; see
+   * docs/understanding.md).
+   */
+  readonly understander?: Understander | UnderstanderFactory;
+  /** Bot-level settings of understanding: threshold, timezone, knowledge files, model. */
+  readonly understand?: UnderstandSettings;
 }
 
 /** A bot: flows plus handlers, not yet compiled (see `resolveBot`). */
@@ -59,6 +69,8 @@ export interface BotDefinition {
   readonly entry: string | undefined;
   readonly templates: readonly SandboxTemplate[];
   readonly dir: string | undefined;
+  readonly understander: Understander | UnderstanderFactory | undefined;
+  readonly understand: UnderstandSettings | undefined;
 }
 
 /**
@@ -96,6 +108,8 @@ export function defineBot(input: BotDefinitionInput): BotDefinition {
     entry: input.entry,
     templates: [...(input.templates ?? [])],
     dir: input.dir,
+    understander: input.understander,
+    understand: input.understand,
   });
 }
 

@@ -12,6 +12,8 @@ import {
 } from '../flows/index.js';
 import { handlerInfo } from './define-handler.js';
 import type { BotDefinition, BotFlowSource, SandboxTemplate } from './define-bot.js';
+import type { EngineUnderstanding } from '../engine/understand-inbound.js';
+import { resolveUnderstanding } from './resolve-understanding.js';
 
 /** A bot whose flows are compiled and ready for `createBot`. */
 export interface ResolvedBot {
@@ -23,6 +25,8 @@ export interface ResolvedBot {
   readonly source: string;
   /** The name given to `defineBot`, if any (the studio shows it, else the bot's folder name). */
   readonly name?: string;
+  /** Understanding of free text (absent: none; see docs/understanding.md). */
+  readonly understanding?: EngineUnderstanding;
 }
 
 /** Outcome of {@link resolveBot} and `loadBot`. */
@@ -94,6 +98,13 @@ export async function resolveBot(
       message: `${source}: entry flow "${def.entry}" is not among the flows (${flows.map((f) => f.id).join(', ')})`,
     };
   }
+  const understanding = await resolveUnderstanding(
+    { understander: def.understander, understand: def.understand },
+    flows,
+    dir,
+  );
+  if (understanding.status === 'error')
+    return { status: 'error', message: `${source}: ${understanding.message}` };
   return {
     status: 'ok',
     bot: {
@@ -103,6 +114,9 @@ export async function resolveBot(
       templates: def.templates,
       source,
       ...(def.name === undefined ? {} : { name: def.name }),
+      ...(understanding.understanding === undefined
+        ? {}
+        : { understanding: understanding.understanding }),
     },
   };
 }

@@ -223,6 +223,7 @@ export async function startWorker(
       flows: resolved.flows,
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
+      ...(resolved.understanding === undefined ? {} : { understanding: resolved.understanding }),
       api: { client },
       store,
       logger,

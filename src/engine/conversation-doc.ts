@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OutboundStatus } from '../api/resources.js';
+import { UnderstandingSchema } from '../understand/understanding-schema.js';
 import { ExternalEventPayloadSchema } from './external-event.js';
 import {
   ContactInfoSchema,
@@ -28,6 +29,19 @@ export const StackFrameSchema = z.object({
   requestId: z.string(),
 });
 export type StackFrame = z.infer<typeof StackFrameSchema>;
+
+/**
+ * The understanding of the latest understood inbound message, recorded before any effect
+ * of it: `started` (a model call began; a retry must not call again) or `done` with the
+ * proposal and the threshold it is judged by.
+ */
+export const UnderstoodRecordSchema = z.object({
+  messageId: z.string(),
+  status: z.enum(['started', 'done']),
+  result: UnderstandingSchema.exactOptional(),
+  threshold: z.number().exactOptional(),
+});
+export type UnderstoodRecord = z.infer<typeof UnderstoodRecordSchema>;
 
 /** The conversation document (key: the conversation id). */
 export const ConversationDocSchema = z.object({
@@ -60,6 +74,8 @@ export const ConversationDocSchema = z.object({
   applied: z.array(z.string()),
   /** Callers of the running sub-flow, innermost last (absent: no sub-flow runs). */
   stack: z.array(StackFrameSchema).exactOptional(),
+  /** The understanding of the latest understood inbound message (see docs/understanding.md). */
+  understood: UnderstoodRecordSchema.exactOptional(),
 });
 export type ConversationDoc = z.infer<typeof ConversationDocSchema>;
 

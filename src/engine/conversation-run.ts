@@ -8,6 +8,7 @@ import { loadContactMemory } from './contact-memory.js';
 import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
+import { understandInbound } from './understand-inbound.js';
 
 type OkStep = Extract<StepResult, { status: 'ok' }>;
 
@@ -124,7 +125,11 @@ export class ConversationRun {
           await this.#effects.flushHeld();
         }
         this.#unwindForTrigger(payload.message);
-        await this.#feed({ type: 'inbound.message', message: payload.message });
+        // Understood before the machine sees it (the machine is pure), exactly once.
+        const heard = await understandInbound(this.#deps, this.#flow(), doc, payload.message, () =>
+          this.#save(),
+        );
+        await this.#feed({ type: 'inbound.message', message: heard.message });
         return;
       }
       case 'ownership':

@@ -116,6 +116,7 @@ export function createBot(options: BotOptions): Bot {
     sendRetries: options.sendRetries ?? 3,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 30_000)).unref()),
     stopSignal: stopController.signal,
+    understanding: options.understanding,
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) {
         try {

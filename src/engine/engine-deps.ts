@@ -5,6 +5,7 @@ import type { InboxItem, Store } from '../store/store.js';
 import type { HistoryLine } from './history-line.js';
 import type { EngineTracing, IngestSource } from '../observe/engine-tracing.js';
 import type { BotEvents, EngineClient, Handler } from './types.js';
+import type { EngineUnderstanding } from './understand-inbound.js';
 
 /** Resolved configuration and collaborators shared by the engine's parts. */
 export interface EngineDeps {
@@ -30,6 +31,8 @@ export interface EngineDeps {
   readonly absenceProofMs: number;
   /** Waits a 429/503 hint before retrying a definitely rejected send. */
   readonly sleep: (ms: number) => Promise<void>;
+  /** Understanding of free text (absent: no text is understood). */
+  readonly understanding?: EngineUnderstanding | undefined;
   /** Aborted when the bot stops (handlers see it). */
   readonly stopSignal: AbortSignal;
   emit<K extends keyof BotEvents>(event: K, payload: BotEvents[K]): void;

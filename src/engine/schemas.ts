@@ -3,6 +3,7 @@
  * (store documents, inbox items) or takes it from a machine.
  */
 import { z } from 'zod';
+import { UnderstandingSchema } from '../understand/understanding-schema.js';
 import { MediaAvailability, MessageType } from '../api/resources.js';
 
 export const VarsSchema = z.record(
@@ -46,6 +47,7 @@ export const InboundMessageSchema = z.object({
       }),
     )
     .exactOptional(),
+  understood: z.object({ result: UnderstandingSchema, threshold: z.number() }).exactOptional(),
 });
 
 export const OutboundContentSchema = z.looseObject({ type: z.string() });

@@ -116,6 +116,7 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.heldSends.length > 0) stored['heldSends'] = doc.heldSends;
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
   if (stack.length > 0) stored['stack'] = stack;
+  if (doc.understood !== undefined) stored['understood'] = doc.understood;
   return stored;
 }
 
@@ -147,7 +148,8 @@ function readCommon(value: unknown): ConversationDoc | undefined {
     typeof v['ended'] !== 'boolean' ||
     !emptyOrAbsent(v, 'pending') ||
     !emptyOrAbsent(v, 'heldSends') ||
-    Object.hasOwn(v, 'stack')
+    Object.hasOwn(v, 'stack') ||
+    Object.hasOwn(v, 'understood')
   ) {
     return undefined;
   }

@@ -16,6 +16,8 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { EventTarget, ExternalEventOptions, ExternalEventResult } from './external-events.js';
 import type { ForgetResult } from './contact-memory.js';
+import type { EngineUnderstanding } from './understand-inbound.js';
+import type { Understanding } from '../understand/types.js';
 import type {
   ContactInfo,
   Effect,
@@ -193,6 +195,11 @@ export interface BotOptions {
   readonly tracer?: Tracer;
   /** The business number this bot serves, when known: an attribute of its spans. */
   readonly businessNumber?: string;
+  /**
+   * Understanding of free text for flows that declare intents (docs/understanding.md).
+   * Absent: no text is understood (flows behave as without intents).
+   */
+  readonly understanding?: EngineUnderstanding;
 }
 
 /** A normalised event from a callback, a polled page or a direct `handle()` call. */
@@ -280,6 +287,19 @@ export interface BotEvents {
   event: { conversationId: string; event: FlowEvent };
   /** Something went wrong that the bot survived. */
   error: { conversationId?: string; error: unknown };
+  /**
+   * An inbound text was understood (once per message: a result read back after a crash
+   * is not told again). `state`: where it was understood (null: before the flow started).
+   */
+  understood: {
+    conversationId: string;
+    messageId: string;
+    /** The text understood. */
+    text: string;
+    state: string | null;
+    understanding: Understanding;
+    threshold: number;
+  };
 }
 
 /** A running bot. */

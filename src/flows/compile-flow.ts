@@ -27,6 +27,8 @@ import {
   type CompiledContext,
 } from './machine-context.js';
 import { migrateSnapshot } from './migrate-snapshot.js';
+import { understandQuery } from './understand-query.js';
+import type { NluRuntime } from './understand-runtime.js';
 
 /** Name of the waiting pre-state (cannot clash: state names start with a letter). */
 export const IDLE_STATE = '_idle';
@@ -81,6 +83,33 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
     },
     subflows: subflowNames(flow),
     hasTrigger: (message) => triggerTarget(rt, message) !== undefined,
+    ...(rt.nlu === undefined
+      ? {}
+      : { understandQuery: queryOf(rt, rt.nlu), intents: [...rt.nlu.intents.values()] }),
+  };
+}
+
+/** The machine's pure question to the engine, on a persisted snapshot (see contract.ts). */
+function queryOf(rt: FlowRuntime, nlu: NluRuntime): NonNullable<RunnableFlow['understandQuery']> {
+  return (snapshot, message) => {
+    if (snapshot === null || snapshot === undefined) {
+      const fresh = {
+        ...initialRouting(),
+        outbox: [],
+        seq: 0,
+        vars: { ...(rt.def.vars ?? {}) },
+        ended: false,
+        contact: { phone: '', id: '', name: '' },
+      };
+      return understandQuery(rt, nlu, null, toWork(fresh), message);
+    }
+    const value: unknown = Reflect.get(Object(snapshot), 'value');
+    const context: unknown = Reflect.get(Object(snapshot), 'context');
+    if (typeof value !== 'string' || typeof context !== 'object' || context === null)
+      return undefined;
+    if (value !== IDLE_STATE && rt.def.states[value] === undefined) return undefined;
+    const w = toWork(context as CompiledContext);
+    return understandQuery(rt, nlu, value === IDLE_STATE ? null : value, w, message);
   };
 }
 
@@ -227,6 +256,8 @@ function buildMachine(rt: FlowRuntime): AnyStateMachine {
     }
     const autos = new Set([
       ...(s.goto === undefined ? [] : [s.goto]),
+      // An ask answered on entry by a value understood earlier goes on at once.
+      ...(s.ask !== undefined && rt.nlu !== undefined ? [s.ask.goto] : []),
       ...(s.branch ?? []).map((b) => b.goto),
     ]);
     for (const to of autos)

@@ -18,6 +18,8 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { MediaAvailability } from '../api/resources.js';
+import type { IntentSpec, Understanding } from '../understand/types.js';
+import type { UnderstandQuery } from './understand-query.js';
 
 /** JSON value kept in flow variables. */
 export type VarValue = string | number | boolean | null;
@@ -72,6 +74,18 @@ export interface InboundMessage {
     readonly phones?: readonly string[];
     readonly emails?: readonly string[];
   }>;
+  /**
+   * What the engine's understander proposed for this text (recorded in the conversation
+   * document before the message was fed): present only where the flow asked for it.
+   */
+  readonly understood?: Understood;
+}
+
+/** An understander's proposal for an inbound text, and the threshold it is judged by. */
+export interface Understood {
+  readonly result: Understanding;
+  /** The confidence threshold in force (the state's, the flow's or the bot's). */
+  readonly threshold: number;
 }
 
 /** Outbound content: the `type` and its content object, without `to`/`messaging_product`. */
@@ -266,6 +280,18 @@ export interface RunnableFlow {
    * caller's trigger ends the sub-flow and is handled by the caller.
    */
   readonly hasTrigger?: (message: InboundMessage) => boolean;
+  /** The intents the flow declares (given to the bot's understander when it is built). */
+  readonly intents?: readonly IntentSpec[];
+  /**
+   * Whether the machine, in the persisted `snapshot` (null: not started), wants this
+   * message understood, and what to ask: undefined when its deterministic matching takes
+   * the message (a tap, a trigger, a typed choice, a valid answer) or understanding is off
+   * there. Pure: the engine asks before feeding the message (see docs/understanding.md).
+   */
+  readonly understandQuery?: (
+    snapshot: unknown,
+    message: InboundMessage,
+  ) => UnderstandQuery | undefined;
   /**
    * What to do with a snapshot persisted under another version of this flow:
    * `restart` drops it and starts the conversation again; `migrate` returns a new

@@ -19,6 +19,7 @@ import { decideExternal, decideReminder } from './proactive-runtime.js';
 import type { DynamicRow } from './render.js';
 import { matchesAny, normalizeText } from './text-match.js';
 import { captureAnswer, isNonTextKind } from './validate-answer.js';
+import { clarifyChoice, decideClarified, decideUnderstood } from './decide-understood.js';
 
 /**
  * What an event does in a state, decided by a pure function. The compiled machine asks
@@ -218,7 +219,23 @@ function decideIdle(rt: FlowRuntime, w: Work, event: FlowEvent): Decision {
   }
   if (event.type === 'external.event') return decideExternal(rt, null, event);
   if (event.type !== 'inbound.message') return IGNORE;
-  return goto(triggerTarget(rt, event.message) ?? rt.def.start);
+  const trigger = triggerTarget(rt, event.message);
+  if (trigger !== undefined) return goto(trigger);
+  return understood(rt, null, undefined, w, event.message, () => goto(rt.def.start));
+}
+
+/** Applies what the engine understood of the text, else `fallback` (the usual path). */
+function understood(
+  rt: FlowRuntime,
+  name: string | null,
+  state: StateDef | undefined,
+  w: Work,
+  msg: InboundMessage,
+  fallback: () => Decision,
+): Decision {
+  const nlu = rt.nlu;
+  if (nlu === undefined || msg.understood === undefined) return fallback();
+  return decideUnderstood({ rt, nlu, name, state, w, msg, fallback });
 }
 
 function decideInbound(
@@ -235,6 +252,10 @@ function decideInbound(
   if (trigger !== undefined) return goto(trigger);
   if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null)
     return IGNORE;
+  if (rt.nlu !== undefined && w.clarify !== undefined && w.clarify !== null) {
+    const picked = clarifyChoice(rt, w, name, msg);
+    if (picked !== undefined) return decideClarified(rt, rt.nlu, name, w, picked);
+  }
   if (msg.optionId !== undefined) return decideTap(rt, name, state, w, msg.optionId);
   if (state.ask !== undefined && isNonTextKind(state.ask.validate))
     return decideAsk(rt, name, state.ask, w, msg);
@@ -261,10 +282,14 @@ function decideInbound(
     if (picked?.option !== undefined) return chooseOption(rt, picked.option);
     if (picked?.row !== undefined && state.menu.onSelect !== undefined)
       return selectRow(state, picked.row.id, picked.row.title);
-    return otherwise(rt, name, state, w);
+    return understood(rt, name, state, w, msg, () => otherwise(rt, name, state, w));
   }
-  if (state.ask !== undefined) return decideAsk(rt, name, state.ask, w, msg);
-  return state.otherwise === undefined ? IGNORE : otherwise(rt, name, state, w);
+  const ask = state.ask;
+  if (ask !== undefined)
+    return understood(rt, name, state, w, msg, () => decideAsk(rt, name, ask, w, msg));
+  return understood(rt, name, state, w, msg, () =>
+    state.otherwise === undefined ? IGNORE : otherwise(rt, name, state, w),
+  );
 }
 
 function debounceMs(text: string): number {
@@ -279,7 +304,7 @@ type Option = MenuDef['options'][number];
  * What typed text picks in a menu: "1", "2"… (rows first, as shown), then a title
  * (as written or translated, any case, accents optional) or a keyword.
  */
-function typedChoice(
+export function typedChoice(
   rt: FlowRuntime,
   menu: MenuDef,
   rows: readonly DynamicRow[],

@@ -16,7 +16,8 @@ export type EdgeKind =
   | 'window'
   | 'send-failed'
   | 'branch'
-  | 'subflow';
+  | 'subflow'
+  | 'intent';
 
 /** One edge out of a state. */
 export interface Edge {
@@ -167,6 +168,22 @@ export function stateEdges(name: string, s: StateDef): Edge[] {
   }
   if (s.goto !== undefined)
     edges.push({ kind: 'goto', target: s.goto, label: '', path: `${p}.goto` });
+  if (s.understand !== undefined && s.understand !== false) {
+    for (const [intent, target] of Object.entries(s.understand.intents ?? {}))
+      edges.push({
+        kind: 'intent',
+        target,
+        label: intent,
+        path: `${p}.understand.intents.${intent}`,
+      });
+    if (s.understand.noAnswer !== undefined)
+      edges.push({
+        kind: 'intent',
+        target: s.understand.noAnswer,
+        label: 'not understood',
+        path: `${p}.understand.noAnswer`,
+      });
+  }
   if (s.remind?.goto !== undefined)
     edges.push({
       kind: 'timeout',
@@ -212,6 +229,23 @@ export function globalEdges(flow: FlowDefinition): Edge[] {
         label: `on ${event}`,
         path: `on.${event}.goto`,
       });
+  for (const [id, intent] of Object.entries(flow.intents ?? {}))
+    if (intent.goto !== undefined)
+      edges.push({ kind: 'intent', target: intent.goto, label: id, path: `intents.${id}.goto` });
+  if (flow.understand?.handoff !== undefined)
+    edges.push({
+      kind: 'intent',
+      target: flow.understand.handoff,
+      label: 'asks for a person',
+      path: 'understand.handoff',
+    });
+  if (flow.understand?.noAnswer !== undefined)
+    edges.push({
+      kind: 'intent',
+      target: flow.understand.noAnswer,
+      label: 'not understood',
+      path: 'understand.noAnswer',
+    });
   if (flow.onError !== undefined)
     edges.push({ kind: 'error', target: flow.onError, label: 'error', path: 'onError' });
   const rules =

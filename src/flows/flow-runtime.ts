@@ -7,6 +7,8 @@ import type { FlowDefinition, StateDef } from './flow-schema.js';
 import { interpolate, lookupName, type Scope } from './interpolate.js';
 import { cancelReminder, scheduleReminder } from './proactive-runtime.js';
 import { assignVar, emit, rememberWindow, type Work } from './machine-context.js';
+import { takeHeard } from './decide-understood.js';
+import { nluOf, type NluRuntime } from './understand-runtime.js';
 import {
   parseDynamicRows,
   renderItem,
@@ -29,6 +31,8 @@ export interface FlowRuntime {
   readonly callTimeoutMs: Readonly<Record<string, number>>;
   /** Parsed `branch[i].if` of each state (undefined entries: no `if`). */
   readonly branches: Readonly<Record<string, readonly (Condition | undefined)[]>>;
+  /** Intents and asks, when the flow uses understanding. */
+  readonly nlu?: NluRuntime;
 }
 
 /** Builds the run-time view of a flow (conditions parsed once). */
@@ -48,7 +52,8 @@ export function runtimeOf(def: FlowDefinition): FlowRuntime {
       });
     }
   }
-  return { def, timeoutMs, callTimeoutMs, branches };
+  const nlu = nluOf(def);
+  return { def, timeoutMs, callTimeoutMs, branches, ...(nlu === undefined ? {} : { nlu }) };
 }
 
 /** Milliseconds of a duration the schema accepted. */
@@ -102,6 +107,7 @@ export function branchTarget(rt: FlowRuntime, name: string, w: Work): string | u
 /** Where a state goes on its own once entered (goto or branch); undefined while a delay runs. */
 export function autoTarget(rt: FlowRuntime, name: string, w: Work): string | undefined {
   if (w.delay !== undefined && w.delay !== null) return undefined;
+  if (w.skipTo !== undefined && w.skipTo !== null) return w.skipTo;
   const s = rt.def.states[name];
   if (s === undefined) return undefined;
   return s.goto ?? branchTarget(rt, name, w);
@@ -295,6 +301,8 @@ export function enterState(rt: FlowRuntime, w: Work, name: string, quiet = false
   if (state.debounce !== undefined) w.entrySeq = w.seq;
   else w.entrySeq = undefined;
   applySet(rt, w, state.set);
+  // An answer understood earlier (several at once) skips the question when valid.
+  if (state.ask !== undefined && rt.nlu !== undefined && takeHeard(rt.nlu, w, state.ask)) return;
   if (quiet) finishEntry(rt, w, name);
   else continueEntry(rt, w, name, 0);
 }
@@ -430,4 +438,6 @@ function clearEntryState(w: Work): void {
   w.nudges = undefined;
   w.delay = undefined;
   w.burst = undefined;
+  if (w.clarify !== undefined) w.clarify = undefined;
+  if (w.skipTo !== undefined) w.skipTo = undefined;
 }

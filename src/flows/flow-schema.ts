@@ -9,6 +9,12 @@ import {
   WindowRuleSchema,
   NAME_PATTERN,
 } from './content-schema.js';
+import {
+  FlowUnderstandSchema,
+  IntentName,
+  IntentSchema,
+  StateUnderstandSchema,
+} from './intent-schema.js';
 import { OnEventsSchema, RemindSchema } from './proactive-schema.js';
 
 /**
@@ -284,6 +290,7 @@ export const StateSchema = z
       .describe('No reply within `after` → nudge (up to `nudges` times), then goto.'),
     goto: StateName.optional().describe('Go on right after the state says its messages.'),
     remind: RemindSchema.optional(),
+    understand: StateUnderstandSchema.optional(),
     onSendFailed: SendFailedSchema.optional(),
     final: z.boolean().optional().describe('The conversation ends here (a sub-flow returns).'),
   })
@@ -401,6 +408,11 @@ export const FlowSchema = z
       'Default window rule of messages (default: wait).',
     ),
     on: OnEventsSchema.optional(),
+    intents: z
+      .record(z.string(), IntentSchema)
+      .optional()
+      .describe('What customers may mean in free text (see docs/understanding.md).'),
+    understand: FlowUnderstandSchema.optional(),
     states: z.record(z.string(), StateSchema),
   })
   .superRefine((f, ctx) => {
@@ -421,6 +433,15 @@ export const FlowSchema = z
           code: 'custom',
           path: ['contact', key],
           message: r.error.issues[0]?.message ?? 'invalid name',
+        });
+    }
+    for (const key of Object.keys(f.intents ?? {})) {
+      const r = IntentName.safeParse(key);
+      if (!r.success)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['intents', key],
+          message: `intent name ${r.error.issues[0]?.message ?? 'is invalid'}`,
         });
     }
     for (const key of Object.keys(f.states)) {

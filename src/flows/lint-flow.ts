@@ -2,6 +2,7 @@ import type { Diagnostic } from './diagnostic.js';
 import type { FlowDefinition } from './flow-schema.js';
 import { sayItems, type SayInput } from './content-schema.js';
 import { contentDiagnostics } from './lint-content.js';
+import { intentDiagnostics } from './lint-intents.js';
 import { localeDiagnostics } from './lint-locales.js';
 import { structuralDiagnostics } from './lint-structure.js';
 import { subflowDiagnostics } from './lint-subflows.js';
@@ -51,6 +52,7 @@ export function lintFlow(flow: FlowDefinition, options: LintOptions = {}): Diagn
     ...valueDiagnostics(flow),
     ...localeDiagnostics(flow),
     ...delayDiagnostics(flow),
+    ...intentDiagnostics(flow),
     ...(options.flows === undefined ? [] : subflowDiagnostics(flow, options.flows)),
     ...(options.handlers === undefined ? [] : handlerDiagnostics(flow, options.handlers)),
   ];

@@ -40,6 +40,9 @@ export function flowTexts(flow: FlowDefinition): FlowText[] {
   say('fallback', flow.fallback);
   say('stale', flow.stale);
   for (const [event, rule] of Object.entries(flow.on ?? {})) say(`on.${event}.say`, rule.say);
+  for (const [id, intent] of Object.entries(flow.intents ?? {}))
+    add(`intents.${id}.title`, intent.title);
+  add('understand.clarify.body', flow.understand?.clarify?.body);
   for (const [name, s] of Object.entries(flow.states)) {
     const p = `states.${name}`;
     say(`${p}.say`, s.say);

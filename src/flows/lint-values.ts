@@ -34,6 +34,12 @@ export function variableTypes(flow: FlowDefinition): Map<string, StaticType> {
   add('contact.phone', 'string');
   for (const name of flow.inputs ?? []) add(name, 'unknown');
   for (const name of eventVariables(flow)) add(name, 'unknown');
+  // Intent slots set their variables when the intent acts (docs/understanding.md).
+  for (const intent of Object.values(flow.intents ?? {}))
+    for (const [name, slot] of Object.entries(intent.slots ?? {})) {
+      const kind = typeof slot === 'string' ? slot : slot.kind;
+      add(name, kind === 'number' || kind === 'integer' || kind === 'amount' ? 'number' : 'string');
+    }
   const setTypes = (set: Readonly<Record<string, unknown>> | undefined): void => {
     for (const [k, v] of Object.entries(set ?? {}))
       add(k, typeof v === 'string' && /^\{\{[^}]*\}\}$/.test(v.trim()) ? 'unknown' : literal(v));

@@ -63,6 +63,19 @@ export interface CompiledContext extends FlowContext {
    * target quietly and the same message is decided again there, as its answer.
    */
   readonly landing?: boolean | undefined;
+  /** Values understanding proposed for asks not reached yet (checked when reached). */
+  readonly heard?: Vars | undefined;
+  /** The intents the current state asked the customer to choose between. */
+  readonly clarify?: ClarifyPending | null | undefined;
+  /** An ask answered by understanding on entry: where the state goes on at once. */
+  readonly skipTo?: string | null | undefined;
+}
+
+/** A "did you mean" menu in progress: the intents offered and the slots understood. */
+export interface ClarifyPending {
+  readonly state: string;
+  readonly intents: readonly string[];
+  readonly slots?: Vars;
 }
 
 /** A `delay:` in progress. */
@@ -96,6 +109,9 @@ export interface Work {
   resumeAt?: string | null | undefined;
   resumeFirst?: boolean | undefined;
   landing?: boolean | undefined;
+  heard?: Vars | undefined;
+  clarify?: ClarifyPending | null | undefined;
+  skipTo?: string | null | undefined;
 }
 
 /** The routing fields of a compiled machine's context. */

@@ -11,6 +11,7 @@ import {
   type OperationsMetrics,
   type OperationsProbes,
 } from './operations-metrics.js';
+import { understandingOutcome } from '../understand/understanding-outcome.js';
 
 /** Options of {@link createMetrics}. */
 export interface MetricsOptions extends OperationsProbes {
@@ -46,6 +47,7 @@ const NAMES = [
   'switchboard_template_fallbacks_total',
   'switchboard_handler_calls_total',
   'switchboard_errors_total',
+  'switchboard_understandings_total',
   'switchboard_poll_leader',
   'switchboard_store_operations_total',
   ...OPERATIONS_METRIC_NAMES,
@@ -130,6 +132,12 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
     labelNames: ['name'] as const,
     registers,
   });
+  const understandings = new Counter({
+    name: 'switchboard_understandings_total',
+    help: 'Texts understood, by best intent (empty: none), outcome (intent, knowledge, slots, correction, handoff, below_threshold, none), source and fallback reason',
+    labelNames: ['intent', 'outcome', 'source', 'fallback'] as const,
+    registers,
+  });
   const isPollLeader = options.isPollLeader;
   // Registered in `registers`; its value is read at scrape time by `collect`.
   new Gauge({
@@ -157,6 +165,8 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
   const handlerLabel = boundedLabel(100);
   const outcomeLabel = boundedLabel(200);
   const errorLabel = boundedLabel(50);
+  const intentLabel = boundedLabel(100);
+  const fallbackLabel = boundedLabel(20);
 
   const unsubscribe = [
     bot.on('event', ({ event }) => {
@@ -189,6 +199,14 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
       effects.inc({
         kind: oneOf(EFFECT_KINDS, effect.kind),
         outcome: oneOf(OTHER_OUTCOMES, outcome),
+      });
+    }),
+    bot.on('understood', ({ understanding, threshold }) => {
+      understandings.inc({
+        intent: understanding.intent === undefined ? '' : intentLabel(understanding.intent.id),
+        outcome: understandingOutcome(understanding, threshold),
+        source: understanding.source,
+        fallback: understanding.fallback === undefined ? '' : fallbackLabel(understanding.fallback),
       });
     }),
     bot.on('error', ({ error }) => {

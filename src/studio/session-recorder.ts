@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { Effect, FlowEvent } from '../flows/contract.js';
+import type { Effect, FlowEvent, Understood } from '../flows/contract.js';
 import type { DocWrite } from './observed-store.js';
 import { StateAnalytics } from './state-analytics.js';
 
@@ -124,6 +124,26 @@ export class SessionRecorder {
   }
 }
 
+/** What was understood of a text: intent, confidence, slots, source (and why it fell back). */
+export function describeUnderstood(u: Understood): string {
+  const r = u.result;
+  const parts: string[] = [];
+  if (r.handoff === true) parts.push('asks for a person');
+  if (r.correction === true) parts.push('correction');
+  if (r.intent !== undefined)
+    parts.push(
+      `intent ${r.intent.id} (${r.intent.confidence.toFixed(2)}${r.intent.confidence < u.threshold ? ` < ${u.threshold}` : ''})`,
+    );
+  const slots = Object.entries(r.slots ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v.value)}`);
+  if (slots.length > 0) parts.push(slots.join(' '));
+  if (r.knowledge !== undefined)
+    parts.push(
+      `knowledge (${r.knowledge.confidence.toFixed(2)}${r.knowledge.sources[0] === undefined ? '' : ` ${r.knowledge.sources[0].file} › ${r.knowledge.sources[0].heading}`})`,
+    );
+  if (parts.length === 0) parts.push('not understood');
+  return `→ ${parts.join(', ')} [${r.source}${r.fallback === undefined ? '' : `, fallback: ${r.fallback}`}]`;
+}
+
 /** One readable line for an event fed to a machine. */
 export function describeEvent(event: FlowEvent): string {
   switch (event.type) {
@@ -135,7 +155,8 @@ export function describeEvent(event: FlowEvent): string {
           : m.optionId !== undefined
             ? `tap "${m.label ?? m.optionId}" (${m.optionId})`
             : m.type;
-      return `inbound ${m.type === 'text' || m.optionId !== undefined ? '' : `${m.type} `}${what}`.replace(
+      const heard = m.understood === undefined ? '' : ` ${describeUnderstood(m.understood)}`;
+      return `inbound ${m.type === 'text' || m.optionId !== undefined ? '' : `${m.type} `}${what}${heard}`.replace(
         /\s+/g,
         ' ',
       );

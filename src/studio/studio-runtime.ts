@@ -87,6 +87,7 @@ export async function startStudioRuntime(options: StudioRuntimeOptions): Promise
       flows: resolved.flows,
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
+      ...(resolved.understanding === undefined ? {} : { understanding: resolved.understanding }),
       api: { client },
       store,
       clock,

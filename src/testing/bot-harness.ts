@@ -129,6 +129,9 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     flows: options.bot.flows,
     handlers: calls.wrap(options.bot.handlers),
     ...(options.bot.entry === undefined ? {} : { entry: options.bot.entry }),
+    ...(options.bot.understanding === undefined
+      ? {}
+      : { understanding: options.bot.understanding }),
     api: { client },
     store,
     clock,

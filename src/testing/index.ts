@@ -19,6 +19,14 @@ export type { SentExpectations, TextMatch } from './expect-sent.js';
 export { viewOfRequest, renderView } from './message-view.js';
 export type { MessageView, OptionView } from './message-view.js';
 export { startBotHarness } from './bot-harness.js';
+export { scripted, toUnderstanding } from '../understand/scripted.js';
+export type {
+  ScriptedAnswer,
+  ScriptedEntry,
+  ScriptedOptions,
+  ScriptedUnderstander,
+} from '../understand/scripted.js';
+export type { UnderstoodEntry } from './understood-log.js';
 export type { BotHarness, BotHarnessOptions, MovableClock } from './bot-harness.js';
 export { defineBot, loadBot } from '../bot/index.js';
 export type { Handler, HandlerContext, HandlerResult, ReloadResult } from '../engine/types.js';

@@ -1,4 +1,5 @@
 import type { BotHarness } from './bot-harness.js';
+import type { UnderstoodEntry } from './understood-log.js';
 import type { ContactActions } from './contact-actions.js';
 import type { LogEntry, LogFilter } from './log-capture.js';
 import type { MessageView } from './message-view.js';
@@ -66,6 +67,8 @@ export interface TestConversation extends ContactActions {
   logs(filter?: LogFilter): LogEntry[];
   /** A readable transcript of the conversation. */
   transcript(): string;
+  /** What the bot understood of your texts, oldest first (see docs/understanding.md). */
+  understood(): UnderstoodEntry[];
   /** Stops the bot and the sandbox (call it in `afterEach`). */
   close(): Promise<void>;
 }

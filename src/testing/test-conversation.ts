@@ -1,4 +1,5 @@
 import type { BotDefinition } from '../bot/define-bot.js';
+import { recordUnderstood, withUnderstander } from './understood-log.js';
 import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { TestClock } from './test-clock.js';
 import { parseDuration } from '../core/duration.js';
@@ -36,7 +37,8 @@ export async function createTestConversation(
   options: TestConversationOptions = {},
 ): Promise<TestConversation> {
   const o = parseTestOptions(options);
-  const { resolved, dir } = await toResolved(bot);
+  const { resolved: own, dir } = await toResolved(bot);
+  const resolved = withUnderstander(own, o.understander);
   const flowIds = resolved.flows.map((f) => f.id);
   if (o.flow !== undefined && !flowIds.includes(o.flow)) {
     throw new TypeError(
@@ -66,6 +68,7 @@ export async function createTestConversation(
   });
   if (Object.keys(memory).length > 0) await saveContactMemory(harness.store, phone, memory);
   const { control } = harness.sandbox;
+  const understood = recordUnderstood(harness.bot);
   const transcript = new Transcript(clock);
   const rejected: string[] = [];
   harness.bot.on('effect', ({ outcome }) => {
@@ -197,6 +200,7 @@ export async function createTestConversation(
     rejections: () => [...rejected],
     logs: (filter) => logs.entries(filter),
     transcript: () => (collect(), transcript.text()),
+    understood,
     close: () => harness.close(),
   };
   return conversation;

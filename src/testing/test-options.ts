@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Understander } from '../understand/types.js';
 import type { Vars } from '../flows/contract.js';
 import type { Logger } from '../log/logger.js';
 import type { SandboxConfigInput } from '../sandbox/index.js';
@@ -48,6 +49,8 @@ export interface TestConversationOptions {
   readonly logLevel?: LogLevel;
   /** A logger that receives every bot log line too (e.g. `createLogger({ format: 'pretty' })`). */
   readonly logger?: Logger;
+  /** Understands free text instead of the bot's understander (e.g. `scripted({...})`). */
+  readonly understander?: Understander;
 }
 
 /** The options after validation, with defaults applied. */
@@ -63,6 +66,7 @@ export interface ParsedTestOptions {
   readonly handlerWaitMs: number;
   readonly logLevel: LogLevel;
   readonly logger: Logger | undefined;
+  readonly understander: Understander | undefined;
 }
 
 const DEFAULT_START = Date.parse('2026-03-02T09:00:00.000Z');
@@ -125,6 +129,18 @@ const OptionsSchema = z.strictObject({
   logger: z
     .custom<Logger>(isLogger, { error: 'logger must have error, warn, info, debug and child' })
     .optional(),
+  understander: z
+    .custom<Understander>(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof Reflect.get(v, 'name') === 'string' &&
+        typeof Reflect.get(v, 'understand') === 'function',
+      {
+        error: 'understander must have a name and an understand() function (e.g. scripted({...}))',
+      },
+    )
+    .optional(),
 });
 
 /**
@@ -150,5 +166,6 @@ export function parseTestOptions(options: unknown): ParsedTestOptions {
     handlerWaitMs: o.handlerWaitMs ?? 1_000,
     logLevel: o.logLevel ?? 'debug',
     logger: o.logger,
+    understander: o.understander,
   };
 }

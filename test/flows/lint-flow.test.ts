@@ -50,7 +50,7 @@ describe('lintFlow', () => {
     expect(await lintFile(f)).toEqual([
       `${f}:1:1 error id: must be kebab-case (a-z, 0-9, "-") [schema]`,
       `${f}:2:1 error version: Too small: expected number to be >=1 [schema]`,
-      `${f}:7:5 error states.welcome.colour: unknown key "colour"; allowed here: description, set, say, menu, ask, call, subflow, branch, debounce, handoff, otherwise, timeout, goto, remind, onSendFailed, final [schema]`,
+      `${f}:7:5 error states.welcome.colour: unknown key "colour"; allowed here: description, set, say, menu, ask, call, subflow, branch, debounce, handoff, otherwise, timeout, goto, remind, understand, onSendFailed, final [schema]`,
       `${f}:9:7 error states.welcome.menu.type: Invalid option: expected one of "buttons"|"list" [schema]`,
     ]);
   });

@@ -158,7 +158,7 @@ describe('createMetrics', () => {
     const metrics = createMetrics(bot, { registry });
     expect(metrics.registry).toBe(registry);
     expect(await registry.metrics()).toContain('process_cpu_user_seconds_total');
-    expect(bot.count()).toBe(3);
+    expect(bot.count()).toBe(4);
     metrics.dispose();
     expect(bot.count()).toBe(0);
     expect(registry.getSingleMetric('switchboard_sends_total')).toBeUndefined();
