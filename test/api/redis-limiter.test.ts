@@ -6,6 +6,7 @@ import type { BudgetRule, Limiter, TakeResult, Ticket } from '../../src/api/limi
 import { MemoryLimiter } from '../../src/api/memory-limiter.js';
 import { RedisLimiter } from '../../src/api/redis-limiter.js';
 import { connectTestRedis, deleteByPrefix } from '../store/redis-test-helpers.js';
+import { maxInWindow, simulate, takesIn } from './fair-share-sim.js';
 
 const root = `sbtest:${randomUUID()}:`;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -249,5 +250,40 @@ describe('RedisLimiter', () => {
       if (fromRedis.ok) granted++;
     }
     expect(granted).toBeGreaterThan(20);
+  });
+});
+
+describe('RedisLimiter (fair share of a workspace budget)', () => {
+  it('should give three saturated numbers on two workers ≥ 95% of the budget and each ≥ its share', async () => {
+    const prefix = `${root}${randomUUID()}:`;
+    const clock = new ManualClock(T0);
+    // Two workers: two connections, two limiters, one set of budgets.
+    const workers = [
+      new RedisLimiter({ redis, prefix, clock }),
+      new RedisLimiter({ redis: await connect(), prefix, clock }),
+    ];
+    const rulesOf = (m: string): BudgetRule[] => [
+      { key: `number:${m}`, limit: 40, windowMs: 3_000 },
+      { key: 'workspace', limit: 60, windowMs: 3_000, share: m },
+    ];
+    // Members alternate between the workers; tie order favours `a` every time.
+    const byMember = new Map([
+      ['a', workers[0]!],
+      ['b', workers[1]!],
+      ['late', workers[0]!],
+    ]);
+    const routed: Limiter = {
+      take: (rules, now, o) => byMember.get(rules[1]!.share!)!.take(rules, now, o),
+      complete: (rules, t, now) => byMember.get(rules[1]!.share!)!.complete(rules, t, now),
+      block: (keys, until) => workers[0]!.block(keys, until),
+      acquireSlot: (key, max, ttl) => workers[0]!.acquireSlot(key, max, ttl),
+    };
+    const members = [{ id: 'a' }, { id: 'b' }, { id: 'late', startMs: 4_500 }];
+    const result = await simulate(routed, rulesOf, members, T0, 12_000);
+    expect(maxInWindow(result.all, 3_000)).toBeLessThanOrEqual(60);
+    const from = T0 + 4_500 + 3_000;
+    const counts = ['a', 'b', 'late'].map((m) => takesIn(result, m, from, from + 3_000));
+    expect(counts.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(57);
+    for (const n of counts) expect(n).toBeGreaterThanOrEqual(18);
   });
 });
