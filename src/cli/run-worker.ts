@@ -329,7 +329,8 @@ function openStore(
   return { store, limiter, kind: `sqlite ${path}` };
 }
 
-async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+/** Connects to `REDIS_URL` (auto-pipelining; one outage line); a failure is a {@link WorkerStartError}. */
+export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   // Auto-pipelining: the commands of one event-loop turn (many conversations at once)
   // leave in one socket write instead of one each (a fifth of a worker's CPU under load).
   const redis = new Redis(url, {
