@@ -25,7 +25,7 @@ function envName(what: string) {
     if (looksLikeSecret(value))
       ctx.addIssue({
         code: 'custom',
-        message: `this looks like a ${what} itself; write the NAME of the environment variable that holds it (e.g. SALES_API_KEY), never the secret in the file`,
+        message: `this looks like the ${what} itself; write the NAME of the environment variable that holds it (e.g. SALES_API_KEY), never the secret in the file`,
       });
     else if (!ENV_NAME.test(value))
       ctx.addIssue({
