@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', 'bin/**', 'dist/**', '.bench-build/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'coverage/**',
+      'bin/**',
+      'dist/**',
+      '.bench-build/**',
+      '.docs-blocks-*/**',
+      'docs/api/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -138,7 +138,7 @@ export const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 };
 
-function machineBusyTicks(): number {
+export function machineBusyTicks(): number {
   const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
     .trim()
     .split(/\s+/)
@@ -148,14 +148,14 @@ function machineBusyTicks(): number {
   return fields.reduce((s, x) => s + x, 0) - (fields[3] ?? 0) - (fields[4] ?? 0);
 }
 
-async function redisCpuSec(redis: Redis): Promise<number> {
+export async function redisCpuSec(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
   const read = (name: string): number =>
     Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
   return read('used_cpu_user') + read('used_cpu_sys');
 }
 
-async function redisCalls(redis: Redis): Promise<number> {
+export async function redisCalls(redis: Redis): Promise<number> {
   const info = await redis.info('commandstats');
   let calls = 0;
   for (const m of info.matchAll(/^cmdstat_(\S+):calls=(\d+)/gm))
@@ -227,7 +227,7 @@ export function check(
   };
 }
 
-async function waitForEvents(targets: readonly Target[], events: number): Promise<void> {
+export async function waitForEvents(targets: readonly Target[], events: number): Promise<void> {
   const until = Date.now() + 60_000;
   for (;;) {
     const s = await Promise.all(targets.map((t) => t.stats()));
@@ -237,7 +237,7 @@ async function waitForEvents(targets: readonly Target[], events: number): Promis
 }
 
 /** Waits until the stub's send count stops moving (the last replies landed). */
-async function settle(stubUrl: string): Promise<void> {
+export async function settle(stubUrl: string): Promise<void> {
   let last = -1;
   const until = Date.now() + 30_000;
   for (;;) {
@@ -248,7 +248,7 @@ async function settle(stubUrl: string): Promise<void> {
   }
 }
 
-async function take(stubUrl: string): Promise<StubTake> {
+export async function take(stubUrl: string): Promise<StubTake> {
   return (await (await fetch(`${stubUrl}/__take`, { method: 'POST' })).json()) as StubTake;
 }
 
@@ -372,7 +372,7 @@ async function oneRun(
   }
 }
 
-async function stubCpu(stubUrl: string): Promise<number> {
+export async function stubCpu(stubUrl: string): Promise<number> {
   const body = (await (await fetch(`${stubUrl}/__cpu`)).json()) as { cpuMicros: number };
   return body.cpuMicros;
 }

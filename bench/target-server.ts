@@ -14,10 +14,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { Redis } from 'ioredis';
 import { MessagingClient } from '../src/api/client.js';
 import { createBot } from '../src/engine/create-bot.js';
 import { RedisStore } from '../src/store/redis-store.js';
+import { createRedisClient } from '../src/store/redis-connection.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import { benchFlow } from './bench-flow.js';
@@ -44,13 +44,19 @@ if (mode === 'echo') {
   };
   const redis =
     mode === 'bot-redis'
-      ? new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', {
-          enableAutoPipelining: process.env['REDIS_AUTO_PIPELINING'] !== '0',
+      ? createRedisClient(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', {
+          autoPipelining: process.env['REDIS_AUTO_PIPELINING'] !== '0',
         })
       : undefined;
+  // REDIS_WAIT_REPLICAS=1: the store's durability mode (WAIT after the writes that matter).
+  const waitReplicas = Number(process.env['REDIS_WAIT_REPLICAS'] ?? 0);
   const store =
     redis !== undefined
-      ? new RedisStore({ redis, prefix })
+      ? new RedisStore({
+          redis,
+          prefix,
+          ...(waitReplicas > 0 ? { durability: { replicas: waitReplicas, timeoutMs: 1_000 } } : {}),
+        })
       : mode === 'bot-sqlite'
         ? new SqliteStore({ path: prefix })
         : new MemoryStore();

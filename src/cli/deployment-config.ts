@@ -56,6 +56,7 @@ export function parseDeploymentConfig(
       metricsPort: c.metricsPort,
       host: c.host,
       redisUrl: c.redisUrl,
+      redisCluster: c.redisCluster,
       redisPrefix: c.redisPrefix,
       memory: c.memory,
       workerId: c.workerId,

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { Redis } from 'ioredis';
 import { forgetContact } from '../engine/contact-memory.js';
 import { RedisStore } from '../store/redis-store.js';
+import { connectRedis } from '../store/redis-connection.js';
+import type { RedisClient } from '../store/redis-script.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 
@@ -64,13 +65,16 @@ export function registerForgetCommand(program: Command, io: ForgetCommandIo = de
         // An explicit --state wins over REDIS_URL from the environment.
         const redisUrl =
           opts.redis ?? (opts.state === undefined ? process.env['REDIS_URL'] : undefined);
-        let redis: Redis | undefined;
+        let redis: RedisClient | undefined;
         let store: Store;
         try {
           if (redisUrl !== undefined && redisUrl !== '') {
-            redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-            redis.on('error', () => undefined);
-            await redis.connect();
+            // Errors are reported once by the rejection below, not per reconnect attempt.
+            redis = await connectRedis(redisUrl, {
+              cluster: ['1', 'true'].includes(process.env['REDIS_CLUSTER'] ?? ''),
+              maxRetriesPerRequest: 2,
+              onError: () => undefined,
+            });
             store = new RedisStore({
               redis,
               prefix: opts.redisPrefix ?? process.env['REDIS_PREFIX'] ?? 'switchboard:',

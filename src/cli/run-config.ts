@@ -1,4 +1,6 @@
 import { parseDuration } from '../core/duration.js';
+import { parseRedisUrl, RedisUrlError } from '../store/redis-url.js';
+import type { RedisDurability } from '../store/redis-wait.js';
 
 /** Production configuration of `switchboard run`, from flags and the environment. */
 export interface RunConfig {
@@ -15,7 +17,12 @@ export interface RunConfig {
   readonly callbackSecret: string | undefined;
   /** Bearer token of `POST /events` (enables it, on `--port`). */
   readonly eventsToken: string | undefined;
+  /** `REDIS_URL`: one node, a cluster or a Sentinel primary (docs/scaling.md). */
   readonly redisUrl: string | undefined;
+  /** `REDIS_CLUSTER=1`: a single `redis://` URL names a cluster seed. */
+  readonly redisCluster: boolean;
+  /** `REDIS_WAIT_REPLICAS` (and `REDIS_WAIT_TIMEOUT`): replicas that must hold key writes. */
+  readonly redisDurability: RedisDurability | undefined;
   readonly redisPrefix: string;
   /**
    * The embedded state file (without `REDIS_URL` and `--memory`): `--state`, else
@@ -123,8 +130,22 @@ export function parseRunConfig(
   if (logFormat !== undefined && format === undefined)
     return invalid(`LOG_FORMAT "${logFormat}" must be json or pretty`);
   const redisUrl = value('REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
-    return invalid('REDIS_URL must start with redis:// or rediss://');
+  const clusterFlag = value('REDIS_CLUSTER');
+  if (clusterFlag !== undefined && !['0', '1', 'true', 'false'].includes(clusterFlag))
+    return invalid(`REDIS_CLUSTER "${clusterFlag}" must be 1 or 0`);
+  const redisCluster = clusterFlag === '1' || clusterFlag === 'true';
+  if (redisUrl !== undefined) {
+    try {
+      parseRedisUrl(redisUrl, { cluster: redisCluster });
+    } catch (error) {
+      if (error instanceof RedisUrlError) return invalid(error.message);
+      throw error;
+    }
+  }
+  const durability = redisDurabilityOf(value('REDIS_WAIT_REPLICAS'), value('REDIS_WAIT_TIMEOUT'));
+  if (typeof durability === 'string') return invalid(durability);
+  if (durability !== undefined && redisUrl === undefined)
+    return invalid('REDIS_WAIT_REPLICAS is set but REDIS_URL is not: it applies to Redis only');
   const statePath = flags.state ?? value('STATE_PATH');
   const memory = flags.memory === true;
   if (memory && statePath !== undefined)
@@ -165,6 +186,8 @@ export function parseRunConfig(
       callbackSecret,
       eventsToken,
       redisUrl,
+      redisCluster,
+      redisDurability: durability,
       redisPrefix: value('REDIS_PREFIX') ?? 'switchboard:',
       statePath,
       memory,
@@ -175,4 +198,26 @@ export function parseRunConfig(
       logFormat: format,
     },
   };
+}
+
+/** `REDIS_WAIT_REPLICAS` (0..5, 0 = off) and `REDIS_WAIT_TIMEOUT` (default 1s, at most 60s). */
+function redisDurabilityOf(
+  replicas: string | undefined,
+  timeout: string | undefined,
+): RedisDurability | undefined | string {
+  if (replicas === undefined) {
+    return timeout === undefined
+      ? undefined
+      : 'REDIS_WAIT_TIMEOUT is set without REDIS_WAIT_REPLICAS (the number of replicas to wait for)';
+  }
+  if (!/^[0-5]$/.test(replicas)) return `REDIS_WAIT_REPLICAS "${replicas}" must be an integer 0..5`;
+  if (replicas === '0') return undefined;
+  let timeoutMs = 1_000;
+  if (timeout !== undefined) {
+    const d = parseDuration(timeout);
+    if (d.status === 'invalid' || d.ms < 1 || d.ms > 60_000)
+      return `REDIS_WAIT_TIMEOUT "${timeout}" must be a duration from 1ms to 60s, e.g. 500ms`;
+    timeoutMs = d.ms;
+  }
+  return { replicas: Number(replicas), timeoutMs };
 }

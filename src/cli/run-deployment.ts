@@ -21,7 +21,8 @@ import type { Store } from '../store/store.js';
 import { createDeploymentApp } from './deployment-app.js';
 import type { RunConfig } from './run-config.js';
 import { closeServer, listenOn, type Listening } from './run-server.js';
-import { connectRedis, WorkerStartError } from './run-worker.js';
+import { WorkerStartError } from './run-worker.js';
+import { connectRedis } from '../store/redis-connection.js';
 
 /** The parts of the run configuration a deployment uses (keys come from its file). */
 export type DeploymentConfig = Pick<
@@ -31,6 +32,7 @@ export type DeploymentConfig = Pick<
   | 'metricsPort'
   | 'host'
   | 'redisUrl'
+  | 'redisCluster'
   | 'redisPrefix'
   | 'memory'
   | 'workerId'
@@ -102,7 +104,16 @@ export async function startDeployment(
     });
   const logger = makeLogger({ deployment: first.file }, []);
   const redis =
-    config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+    config.redisUrl === undefined
+      ? undefined
+      : await connectRedis(config.redisUrl, {
+          cluster: config.redisCluster,
+          onError: (error) => logger.debug('redis connection error', { error: error.message }),
+        }).catch((error: unknown) => {
+          throw new WorkerStartError(error instanceof Error ? error.message : String(error), {
+            cause: error,
+          });
+        });
   const stateDir = config.stateDir ?? join(dirname(first.file), '.switchboard');
   let budgetStore: SqliteStore | undefined;
   let limiter: Limiter;

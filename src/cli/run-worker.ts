@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { MessagingClient } from '../api/client.js';
 import { RedisLimiter } from '../api/redis-limiter.js';
 import type { Conversation } from '../api/resources.js';
@@ -12,6 +11,10 @@ import { createLogger, silentLogger, type Logger } from '../log/logger.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
+import { connectRedis, describeTarget } from '../store/redis-connection.js';
+import { redisReadiness } from '../store/redis-readiness.js';
+import type { RedisClient } from '../store/redis-script.js';
+import { parseRedisUrl } from '../store/redis-url.js';
 import type { Store } from '../store/store.js';
 import { ApiWatch, checkApi, type ApiCheck } from './api-check.js';
 import { listenFailure } from './listen-error.js';
@@ -139,7 +142,9 @@ export async function startWorker(
   if (first.status === 'refused') throw new WorkerStartError(first.message);
   const laterRead = deferred<readonly Conversation[]>();
   const redis =
-    config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+    config.redisUrl === undefined
+      ? undefined
+      : await openRedis(config.redisUrl, config.redisCluster, logger);
   const { store, limiter, kind } = openStore(config, redis, logger);
   const client = new MessagingClient({
     baseUrl: config.baseUrl,
@@ -212,7 +217,10 @@ export async function startWorker(
     if (api !== undefined) return { status: 'not_ready', reason: api };
     // One read through the guarded store: an outage is logged once, not per probe.
     const answers = await withTimeout(bot.probeStore(), 2_000).catch(() => false);
-    return answers ? { status: 'ready' } : { status: 'not_ready', reason: 'store unavailable' };
+    if (!answers) return { status: 'not_ready', reason: 'store unavailable' };
+    // A cluster: every slot's primary answers (a conversation may hash to any of them);
+    // Sentinel: the connection is on the primary, not on a demoted one.
+    return redis === undefined ? { status: 'ready' } : redisReadiness(redis);
   };
   const servers: Listening[] = [];
   try {
@@ -303,12 +311,17 @@ export async function startWorker(
  */
 function openStore(
   config: RunConfig,
-  redis: Redis | undefined,
+  redis: RedisClient | undefined,
   logger: Logger,
 ): { store: Store; limiter: Limiter | undefined; kind: string } {
   if (redis !== undefined) {
     return {
-      store: new RedisStore({ redis, prefix: config.redisPrefix, retention: config.retention }),
+      store: new RedisStore({
+        redis,
+        prefix: config.redisPrefix,
+        retention: config.retention,
+        ...(config.redisDurability === undefined ? {} : { durability: config.redisDurability }),
+      }),
       limiter: new RedisLimiter({ redis, prefix: config.redisPrefix }),
       kind: 'redis',
     };
@@ -329,28 +342,24 @@ function openStore(
   return { store, limiter, kind: `sqlite ${path}` };
 }
 
-/** Connects to `REDIS_URL` (auto-pipelining; one outage line); a failure is a {@link WorkerStartError}. */
-export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  // Auto-pipelining: the commands of one event-loop turn (many conversations at once)
-  // leave in one socket write instead of one each (a fifth of a worker's CPU under load).
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 3,
-    enableAutoPipelining: true,
-  });
+async function openRedis(url: string, cluster: boolean, logger: Logger): Promise<RedisClient> {
   // Without a listener ioredis prints "Unhandled error event" on every failed reconnect;
   // the guarded store logs an outage once (and its end).
   let reported = false;
-  redis.on('error', (error: Error) => {
-    if (!reported) logger.debug('redis connection error', { error: error.message });
-    reported = true;
-  });
-  redis.on('ready', () => (reported = false));
   try {
-    await redis.connect();
+    // Auto-pipelining (the factory's default): the commands of one event-loop turn (many
+    // conversations at once) leave in one socket write (a fifth of a worker's CPU under load).
+    const redis = await connectRedis(url, {
+      cluster,
+      onError: (error) => {
+        if (!reported) logger.debug('redis connection error', { error: error.message });
+        reported = true;
+      },
+    });
+    redis.on('ready', () => (reported = false));
+    logger.debug('redis connected', { redis: describeTarget(parseRedisUrl(url, { cluster })) });
     return redis;
   } catch (error) {
-    redis.disconnect();
     throw new WorkerStartError(
       `cannot connect to REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },

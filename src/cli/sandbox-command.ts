@@ -38,7 +38,7 @@ Examples:
   $ curl -X POST http://127.0.0.1:4010/sandbox/inbound -H 'content-type: application/json' \\
       -d '{"type":"text","from":"+15551230001","text":"hi"}'
 
-The control API (/sandbox/...) is documented in the README (The sandbox).`,
+The control API (/sandbox/...) is documented in docs/sandbox-control.md.`,
     )
     .action(async (opts: { port: string; host: string; config?: string }) => {
       const port = Number(opts.port);

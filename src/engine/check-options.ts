@@ -79,6 +79,11 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
   ) {
     problems.push('callbacks.secret is empty: set the signing secret shared with the API');
   }
+  const deadline = options.callbacks?.storeDeadlineMs;
+  if (deadline !== undefined && (!Number.isFinite(deadline) || deadline <= 0))
+    problems.push(
+      `callbacks.storeDeadlineMs must be a number of ms > 0, e.g. 1500 (got ${String(deadline)})`,
+    );
   for (const name of ['concurrency', 'burstConcurrency'] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value < 1))

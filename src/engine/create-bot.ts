@@ -19,6 +19,7 @@ import { ConversationScheduler } from './scheduler.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
 import { workerId } from './worker-id.js';
+import { DEFAULT_CALLBACK_STORE_DEADLINE_MS, withinDeadline } from './store-deadline.js';
 import {
   enqueueExternal,
   notifyEvent,
@@ -149,6 +150,9 @@ export function createBot(options: BotOptions): Bot {
   );
   const poller = new Poller(deps, options.polling ?? {});
   const callbacks = options.callbacks;
+  const storeDeadlineMs = callbacks?.storeDeadlineMs ?? DEFAULT_CALLBACK_STORE_DEADLINE_MS;
+  // True from a callback the store did not answer in time until one it did (one log line each).
+  let storeSlow = false;
   const handleCallback = createCallbackHandler({
     secret: callbacks?.secret ?? '',
     ...(callbacks?.replayWindowSeconds === undefined
@@ -160,7 +164,26 @@ export function createBot(options: BotOptions): Bot {
     now: () => clock.now(),
     logger,
     async accept(events) {
-      for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+      // Tracked beyond the deadline: a write that lands late is still in flight (idle()).
+      const work = scheduler.track(
+        (async () => {
+          for (const event of events) await deps.enqueue(conversationOf(event), toInboxItem(event));
+        })(),
+      );
+      try {
+        await withinDeadline(work, storeDeadlineMs, 'enqueue');
+      } catch (error) {
+        if (!storeSlow && error instanceof StoreUnavailableError) {
+          storeSlow = true;
+          logger.warn(
+            'the store does not answer: callbacks are answered 503 with Retry-After until it does',
+            { deadlineMs: storeDeadlineMs, error: error.message },
+          );
+        }
+        throw error;
+      }
+      if (storeSlow) logger.info('the store answers again: callbacks are recorded');
+      storeSlow = false;
     },
   });
   let loop: NodeJS.Timeout | undefined;

@@ -130,6 +130,13 @@ export interface BotOptions {
     readonly parser?: CallbackParser;
     /** Raw body cap in bytes (default 1 MiB). */
     readonly maxBodyBytes?: number;
+    /**
+     * How long a callback waits for the store to record it (ms, default 1,500). Past it
+     * (the store does not answer: Redis down or paused, SQLite locked) the callback is
+     * answered 503 with `Retry-After`, within a sender's timeout; the sender's redelivery
+     * is applied exactly once (a write that lands late makes it a duplicate).
+     */
+    readonly storeDeadlineMs?: number;
   };
   /** Conversations processed at the same time (default 64). */
   readonly concurrency?: number;
@@ -317,8 +324,11 @@ export interface Bot {
    * Replaces the bot's flows while it runs (hot reload, e.g. from the studio). The new set
    * is checked like `createBot`'s (handlers, sub-flows, entry); when refused nothing
    * changes. Running conversations move to the new version at their next event: one
-   * whose state still exists continues there; one whose state was removed continues in
-   * the flow's `migrate:` target for it, or its `start` (see `migrateSnapshot`).
+   * whose state still exists continues there; one whose state was removed (or renamed)
+   * continues in the flow's `migrate:` target for it, taking the message that moved it
+   * as its answer there, or at its `start` with that message as a first message (see
+   * `migrateSnapshot`). Takes compiled flows; from flow files or definitions use
+   * `reloadFlowSources(bot, flows)`.
    * @example
    * const r = bot.reloadFlows([compileFlow(edited)]);
    * if (r.status === 'invalid') console.error(r.message);

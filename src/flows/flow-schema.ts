@@ -14,7 +14,7 @@ import { OnEventsSchema, RemindSchema } from './proactive-schema.js';
 /**
  * The flow language: ONE zod schema, the single source of truth for flow files (YAML or
  * JSON, checked by `loadFlowFile`), for typed flows in TypeScript (`defineFlow`) and for
- * the JSON Schema editors use (`flowJsonSchema`). See the README (The flow language) for every construct.
+ * the JSON Schema editors use (`flowJsonSchema`). See docs/flows.md and docs/flow-reference.md for every construct.
  */
 
 export { DurationSchema };

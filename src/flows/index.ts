@@ -1,5 +1,5 @@
 /**
- * The flow language and its compiler. See the README (The flow language) for the language and
+ * The flow language and its compiler. See docs/flows.md and docs/flow-reference.md for the language and
  * contract.ts for the event/effect contract every flow machine follows.
  */
 export {

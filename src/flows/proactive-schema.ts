@@ -4,7 +4,7 @@ import { NAME_PATTERN, SayInputSchema, StateName, VarName } from './content-sche
 /**
  * The flow language's constructs for speaking first: `on:` (named events from outside,
  * handled in any state) and a state's `remind:` (a message at a time taken from a
- * variable, cancelled when the flow leaves the state). See the README, "Proactive messaging".
+ * variable, cancelled when the flow leaves the state). See docs/proactive.md.
  */
 
 /** What a flow does with one named event. */

@@ -150,7 +150,12 @@ export function createCallbackHandler(
       const level = err instanceof StoreUnavailableError ? 'debug' : 'error';
       options.logger[level]('callback could not be recorded', { error: String(err) });
       return {
-        ...error(503, 'unavailable', 'the callback could not be recorded; retry later'),
+        status: 503,
+        body: {
+          code: 'unavailable',
+          message: 'the callback could not be recorded; retry later',
+          retryAfterSeconds: CALLBACK_RETRY_AFTER_SECONDS,
+        },
         headers: { 'Retry-After': String(CALLBACK_RETRY_AFTER_SECONDS) },
       };
     }

@@ -31,7 +31,7 @@ const ResetBody = z.strictObject({
 });
 
 /**
- * The control API under `/sandbox` (see the README, The sandbox). Never reachable with an API key:
+ * The control API under `/sandbox` (see docs/sandbox-control.md). Never reachable with an API key:
  * any request carrying an Authorization header answers 403 api_key_not_allowed.
  */
 export function controlRouter(ctx: SandboxContext, control: SandboxControl): Router {
@@ -157,7 +157,7 @@ export function controlRouter(ctx: SandboxContext, control: SandboxControl): Rou
   router.use((_req: Request, res: Response) => {
     res
       .status(404)
-      .json({ code: 'not_found', message: 'No such control route; see the README (The sandbox).' });
+      .json({ code: 'not_found', message: 'No such control route; see docs/sandbox-control.md.' });
   });
   router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (error instanceof SandboxControlError) {

@@ -35,3 +35,8 @@ export class RedisScript {
     }
   }
 }
+
+/** The client as a `Cluster` when it is one (ioredis' `isCluster` does not narrow the type). */
+export function asCluster(client: RedisClient): Cluster | undefined {
+  return client.isCluster ? (client as Cluster) : undefined;
+}

@@ -50,9 +50,12 @@ export const markSeen = new RedisScript(`${markSeenLua}
 return mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 `);
 
-/** The body of {@link enqueue}: KEYS[1..5] and ARGV[1..6] as documented there. */
-const enqueueLua = `${markSeenLua}
-if mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) == 0 then return 0 end
+/**
+ * The body of {@link enqueue}: KEYS[1..5] and ARGV[1..6] as documented there; `duplicate`
+ * is the Lua expression answered for a duplicate.
+ */
+const enqueueBody = (duplicate: string): string => `${markSeenLua}
+if mark_seen(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) == 0 then return ${duplicate} end
 local old = redis.call('HGET', KEYS[3], ARGV[4])
 if old then
   redis.call('ZREM', KEYS[2], old)
@@ -71,10 +74,14 @@ redis.call('HSET', KEYS[4], member, ARGV[6])
  * KEYS[4] member -> item JSON hash; KEYS[5] arrival counter.
  * ARGV[1] now; ARGV[2] dedup expiry; ARGV[3] GC ttl ms; ARGV[4] item id;
  * ARGV[5] sortKey (the zset score); ARGV[6] item JSON.
- * Returns 1 when appended, 0 when a duplicate. The caller then adds the conversation
- * to the set of conversations with an inbox (another cluster slot).
+ * Returns 1 when appended, 0 when a duplicate, 2 when a duplicate still waiting in the
+ * inbox. The caller then adds the conversation to the set of conversations with an inbox
+ * (another cluster slot) for 1 and 2: a worker killed between the append and that
+ * addition left the item unlisted, and the redelivery (callback retry, next poll) lists it.
  */
-export const enqueue = new RedisScript(`${enqueueLua}
+export const enqueue = new RedisScript(`${enqueueBody(
+  "redis.call('HEXISTS', KEYS[3], ARGV[4]) * 2",
+)}
 return 1
 `);
 
@@ -84,7 +91,7 @@ return 1
  * in another cluster slot, so this is only for a single Redis node (not a cluster).
  * KEYS[1..5], ARGV[1..6] as {@link enqueue}; KEYS[6] that set; ARGV[7] the conversation id.
  */
-export const enqueueIndexed = new RedisScript(`${enqueueLua}
+export const enqueueIndexed = new RedisScript(`${enqueueBody('0')}
 redis.call('ZADD', KEYS[6], 'NX', ARGV[1], ARGV[7])
 return 1
 `);

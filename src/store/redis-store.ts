@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { systemClock, type Clock } from '../core/clock.js';
 import { RedisKeys } from './redis-keys.js';
 import type { RedisClient } from './redis-script.js';
+import { waitForReplicas, type RedisDurability } from './redis-wait.js';
 import { StoreDataError } from './store-data-error.js';
 import * as scripts from './redis-store-scripts.js';
 import {
@@ -40,6 +41,13 @@ export interface RedisStoreOptions {
   readonly clock?: Clock;
   /** What expires when (defaults: {@link DEFAULT_RETENTION}). */
   readonly retention?: Partial<StoreRetention>;
+  /**
+   * Wait for replicas after the writes exactly-once depends on (inbox appends, document
+   * compare-and-sets, send intents): `WAIT replicas timeoutMs` on the key's primary, so a
+   * `kill -9` of that primary right after cannot lose them. Default: none (see
+   * docs/scaling.md for the trade-off).
+   */
+  readonly durability?: RedisDurability;
 }
 
 /**
@@ -54,6 +62,8 @@ const casReply = z.union([
   z.tuple([z.literal('fenced')]),
 ]);
 const flag = z.union([z.literal(0), z.literal(1)]);
+/** The cluster enqueue: 0 duplicate, 1 appended, 2 duplicate still in the inbox. */
+const enqueueReply = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 const coercedNumber = z.coerce.number();
 const aString = z.string();
 const aNumber = z.number();
@@ -96,9 +106,14 @@ export class RedisStore implements Store {
    * conversations with an inbox (another slot), saving the round trips of doing it apart.
    */
   readonly #singleNode: boolean;
+  readonly #durability: RedisDurability | undefined;
 
   constructor(options: RedisStoreOptions) {
     this.#redis = options.redis;
+    this.#durability =
+      options.durability === undefined || options.durability.replicas <= 0
+        ? undefined
+        : options.durability;
     this.#singleNode = !options.redis.isCluster;
     this.#keys = new RedisKeys(options.prefix);
     this.#clock = options.clock ?? systemClock;
@@ -150,7 +165,10 @@ export class RedisStore implements Store {
       ],
     );
     const result = validateStored(keys.doc, reply, casReply);
-    if (result[0] === 'ok') return { status: 'ok', version: result[1] };
+    if (result[0] === 'ok') {
+      await this.#replicated(keys.doc);
+      return { status: 'ok', version: result[1] };
+    }
     if (result[0] === 'conflict') return { status: 'conflict', currentVersion: result[1] };
     return { status: 'fenced' };
   }
@@ -180,13 +198,18 @@ export class RedisStore implements Store {
         [...inboxKeys, this.#keys.inboxes],
         [...args, conversationId],
       );
-      return validateStored(keys.inbox, reply, flag) === 1;
+      const appended = validateStored(keys.inbox, reply, flag) === 1;
+      if (appended) await this.#replicated(keys.inbox);
+      return appended;
     }
     const reply = await scripts.enqueue.run(this.#redis, inboxKeys, args);
-    if (validateStored(keys.inbox, reply, flag) === 0) return false;
+    const outcome = validateStored(keys.inbox, reply, enqueueReply);
+    if (outcome === 0) return false;
+    if (outcome === 1) await this.#replicated(keys.inbox);
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
+    // A duplicate still in the inbox is listed again: its first enqueue may have died here.
     await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
-    return true;
+    return outcome === 1;
   }
 
   async peekInbox(conversationId: string, limit: number): Promise<InboxItem[]> {
@@ -355,6 +378,14 @@ export class RedisStore implements Store {
             gcTtl(ttl),
           ),
     ]);
+    // The intent before a POST: lost, a retry would not know the POST may have gone out.
+    if (record.state === 'pending' || record.state === 'unknown')
+      await this.#replicated(this.#keys.send(record.id));
+  }
+
+  /** With {@link RedisStoreOptions.durability}: waits until replicas hold `key`'s write. */
+  async #replicated(key: string): Promise<void> {
+    if (this.#durability !== undefined) await waitForReplicas(this.#redis, key, this.#durability);
   }
 
   async getSend(id: string): Promise<SendRecord | undefined> {

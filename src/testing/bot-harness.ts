@@ -28,12 +28,15 @@ export type ContactMessage = InboundInput extends infer T
 
 /** A clock both the sandbox and the bot read, that `advance` moves for both. */
 export interface MovableClock extends Clock {
+  /** Moves the clock forward by `ms`. */
   advance(ms: number): void;
 }
 
 /** Options of {@link startBotHarness}. */
 export interface BotHarnessOptions {
+  /** The bot to run (flows compiled, e.g. by `resolveBot` or `loadBot`). */
   readonly bot: ResolvedBot;
+  /** The clock the sandbox and the bot share. */
   readonly clock: MovableClock;
   /** The bot's logger (engine, API client); default: silent. */
   readonly logger?: Logger;
@@ -61,8 +64,11 @@ export interface BotHarnessOptions {
 
 /** A bot running against an in-process sandbox, with callbacks on a local server. */
 export interface BotHarness {
+  /** The in-process sandbox (its `control` injects messages, takes over, moves time…). */
   readonly sandbox: Sandbox;
+  /** The engine's running bot (`createBot`). */
   readonly bot: Bot;
+  /** The clock the sandbox and the bot share. */
   readonly clock: MovableClock;
   /** The bot's store (a memory store). */
   readonly store: MemoryStore;
@@ -72,6 +78,7 @@ export interface BotHarness {
   settle(): Promise<void>;
   /** Moves both clocks, fires due sandbox work and bot timers, and settles. */
   advance(ms: number): Promise<void>;
+  /** Stops the bot, the sandbox and the callback server. */
   close(): Promise<void>;
 }
 

@@ -81,7 +81,7 @@ describe('switchboard run', () => {
     }
   });
 
-  // README (Running in production): `switchboard run examples/order-status --poll 2s --metrics-port 9464` (port 0 here).
+  // docs/production.md: `switchboard run examples/order-status --poll 2s --metrics-port 9464` (port 0 here).
   it('should serve health and metrics on --metrics-port when polling, logging its worker without secrets', async () => {
     const { url } = await sandbox.listen();
     const run = spawnRun(['examples/order-status', '--poll', '2s', '--metrics-port', '0'], {
@@ -106,7 +106,7 @@ describe('switchboard run', () => {
     }
   });
 
-  // README (Running in production): `REDIS_URL=... REDIS_PREFIX=acme-support: CALLBACK_SECRET=... switchboard run
+  // docs/production.md: `REDIS_URL=... REDIS_PREFIX=acme-support: CALLBACK_SECRET=... switchboard run
   // examples/support-desk --port 8080 --poll 5s` (port 0 and a random prefix here).
   it('should run with Redis, callbacks and polling, and answer readiness on the callback port', async () => {
     const { url } = await sandbox.listen();

@@ -26,6 +26,26 @@ describe('parseRunConfig', () => {
     });
   });
 
+  it('should read a cluster URL and the durability mode', () => {
+    const r = parseRunConfig(
+      { poll: '2s' },
+      {
+        ...env,
+        REDIS_URL: 'redis://127.0.0.1:7000',
+        REDIS_CLUSTER: '1',
+        REDIS_WAIT_REPLICAS: '1',
+        REDIS_WAIT_TIMEOUT: '250ms',
+      },
+    );
+    expect(r).toMatchObject({
+      status: 'ok',
+      config: { redisCluster: true, redisDurability: { replicas: 1, timeoutMs: 250 } },
+    });
+    expect(parseRunConfig({ poll: '2s' }, env)).toMatchObject({
+      config: { redisCluster: false, redisDurability: undefined },
+    });
+  });
+
   it('should take --metrics-port for a polling-only worker', () => {
     const r = parseRunConfig({ poll: '1s', metricsPort: '9464' }, env);
     expect(r).toMatchObject({ status: 'ok', config: { metricsPort: 9464, port: undefined } });
@@ -49,8 +69,34 @@ describe('parseRunConfig', () => {
     [
       { poll: '2s' },
       { ...env, REDIS_URL: 'localhost:6379' },
-      /REDIS_URL must start with redis:\/\//,
+      /REDIS_URL "localhost:6379": must start with redis:\/\//,
     ],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'redis+sentinel://127.0.0.1:26379' },
+      /master group name is missing/,
+    ],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'redis://127.0.0.1:7000,redis://127.0.0.1:x' },
+      /seed 2 "127.0.0.1:x": port "x" must be an integer 1..65535/,
+    ],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'redis://a', REDIS_CLUSTER: 'yes' },
+      /REDIS_CLUSTER "yes"/,
+    ],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'redis://a', REDIS_WAIT_REPLICAS: 'one' },
+      /REDIS_WAIT_REPLICAS "one" must be an integer 0..5/,
+    ],
+    [
+      { poll: '2s' },
+      { ...env, REDIS_URL: 'redis://a', REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT: '2m' },
+      /REDIS_WAIT_TIMEOUT "2m" must be a duration from 1ms to 60s/,
+    ],
+    [{ poll: '2s' }, { ...env, REDIS_WAIT_REPLICAS: '1' }, /REDIS_URL is not/],
     [
       { poll: '2s' },
       { ...env, REDIS_URL: 'redis://127.0.0.1:6379', STATE_PATH: 'state.db' },

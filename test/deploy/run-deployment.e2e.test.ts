@@ -30,6 +30,7 @@ describe('startDeployment (switchboard run --deployment)', () => {
       metricsPort: undefined,
       host: '127.0.0.1',
       redisUrl: undefined,
+      redisCluster: false,
       redisPrefix: 'switchboard:',
       memory: true,
       workerId: 'test-worker',

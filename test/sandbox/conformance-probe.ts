@@ -13,7 +13,7 @@ export interface CallOptions {
 
 /**
  * A black-box client of a running sandbox: `/v1` calls with a key, `/sandbox` control
- * calls exactly as the README documents them, and a ledger of checked cases and the
+ * calls exactly as docs/sandbox-control.md documents them, and a ledger of checked cases and the
  * error codes seen, for the coverage report.
  */
 export class Probe {

@@ -6,12 +6,12 @@ import { SPEC_ERRORS, sendCases } from './conformance-spec.js';
 
 /**
  * The conformance probe: the sandbox as a user starts it in a test (default
- * configuration, a `ManualClock` moved only by `POST /sandbox/clock/advance`), provisioned only through the `/sandbox` control routes the README documents,
+ * configuration, a `ManualClock` moved only by `POST /sandbox/clock/advance`), provisioned only through the `/sandbox` control routes docs/sandbox-control.md documents,
  * checked case by case against the spec's tables (parts 4, 5, 7 and 8). Nothing is
  * skipped; the last test asserts that every error row of part 7 was met.
  */
 
-// Documented defaults (README, "Default config").
+// Documented defaults (docs/sandbox-control.md, "Default config").
 const DEFAULT_KEY = 'sk_sandbox_default_0123456789';
 const ADA = '+15551230001';
 const GRACE = '+15551230002';

@@ -6,7 +6,12 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MessagingClient } from '../../src/api/client.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { connectTestRedis, deleteByPrefix, REDIS_URL } from '../store/redis-test-helpers.js';
+import {
+  connectTestRedis,
+  deleteByPrefix,
+  REDIS_CLUSTER_URL,
+  REDIS_URL,
+} from '../store/redis-test-helpers.js';
 import { waitUntil } from '../wait-until.js';
 import { cliEnv } from '../cli-env.js';
 
@@ -116,7 +121,7 @@ async function probe(env: Record<string, string>): Promise<void> {
     sandbox.control.injectInbound({ from: phone('71', 1), type: 'text', text: 'hi' });
     expect(await waitUntil(() => sentTo(phone('71', 1)) === GREETING, 30_000)).toBe(true);
     console.log(
-      `kill-restart (${env['REDIS_URL'] === undefined ? 'default store' : 'Redis'}): ` +
+      `kill-restart (${env['REDIS_URL'] === undefined ? 'default store' : env['REDIS_URL'].includes('cluster') ? 'Redis Cluster' : 'Redis'}): ` +
         `listening ${listeningAfter} ms after the restart, a new message answered ` +
         `${Date.now() - restartedAt - listeningAfter} ms after that`,
     );
@@ -139,9 +144,11 @@ async function probe(env: Record<string, string>): Promise<void> {
 describe('kill -9 and restart (issue 11 probe)', () => {
   const prefix = `sbtest:kill:${randomUUID()}:`;
   afterAll(async () => {
-    const redis = await connectTestRedis();
-    await deleteByPrefix(redis, prefix);
-    await redis.quit();
+    for (const url of [REDIS_URL, REDIS_CLUSTER_URL]) {
+      const redis = await connectTestRedis(url);
+      await deleteByPrefix(redis, prefix);
+      await redis.quit();
+    }
   });
 
   it('should answer each message exactly once and never history, with the default store', async () => {
@@ -151,6 +158,14 @@ describe('kill -9 and restart (issue 11 probe)', () => {
   it('should answer each message exactly once and never history, with Redis', async () => {
     await probe({
       REDIS_URL,
+      REDIS_PREFIX: prefix,
+      SWITCHBOARD_WORKER_ID: `probe-${randomUUID()}`,
+    });
+  }, 240_000);
+
+  it('should answer each message exactly once and never history, on a Redis Cluster', async () => {
+    await probe({
+      REDIS_URL: REDIS_CLUSTER_URL,
       REDIS_PREFIX: prefix,
       SWITCHBOARD_WORKER_ID: `probe-${randomUUID()}`,
     });

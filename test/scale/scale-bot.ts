@@ -1,6 +1,7 @@
-import { Redis } from 'ioredis';
 import { defineBot } from '../../src/bot/index.js';
 import { compileFlow, defineFlow, type RunnableFlow } from '../../src/flows/index.js';
+import { createRedisClient } from '../../src/store/redis-connection.js';
+import type { RedisClient } from '../../src/store/redis-script.js';
 
 /**
  * The flow of the multi-process tests: every text is recorded by the `record` handler
@@ -35,12 +36,12 @@ export function scaleFlow(): RunnableFlow {
   );
 }
 
-let redis: Redis | undefined;
+let redis: RedisClient | undefined;
 
 /**
  * The bot `switchboard run test/scale/scale-bot.ts` runs in the multi-process tests.
  * The `record` handler appends `{ c, t, w }` (conversation, text, worker pid) to the
- * Redis list `<REDIS_PREFIX>test:runs`, on the worker's REDIS_URL.
+ * Redis list `<REDIS_PREFIX>test:runs`, on the worker's REDIS_URL (any of its forms).
  */
 export const bot = defineBot({
   flows: [scaleFlow()],
@@ -48,7 +49,7 @@ export const bot = defineBot({
     record: async ({ input, conversationId }) => {
       const url = process.env['REDIS_URL'];
       if (url === undefined) throw new Error('REDIS_URL is not set');
-      redis ??= new Redis(url);
+      redis ??= createRedisClient(url, { autoPipelining: false });
       await redis.rpush(
         `${process.env['REDIS_PREFIX'] ?? 'switchboard:'}test:runs`,
         JSON.stringify({ c: conversationId, t: input['text'], w: String(process.pid) }),

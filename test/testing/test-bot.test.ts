@@ -182,4 +182,14 @@ describe('chat.bot', () => {
     expect(await chat.contactMemory()).toEqual({});
     expect(await chat.state()).toBeUndefined();
   });
+
+  it('should start a flow for a contact who never wrote, holding its message until they do', async () => {
+    chat = await createTestConversation(defineBot({ flows: [support, booking] }));
+    const started = await chat.bot.start(chat.phone, 'booking', { day: 'Sunday' });
+    expect(started).toMatchObject({ status: 'accepted', conversationId: `contact:${chat.phone}` });
+    // Outside the 24-hour window a free-form message waits for the contact (window rule).
+    expect(chat.sent()).toEqual([]);
+    expect(await chat.flow()).toBe('booking');
+    expect(await chat.state()).toBe('when');
+  });
 });
