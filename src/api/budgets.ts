@@ -42,8 +42,10 @@ function rule(
   key: string,
   budget: { limit: number; windowMs: number },
   marginMs: number,
+  share?: string,
 ): BudgetRule {
-  return { key, limit: budget.limit, windowMs: budget.windowMs + marginMs };
+  const base = { key, limit: budget.limit, windowMs: budget.windowMs + marginMs };
+  return share === undefined ? base : { ...base, share };
 }
 
 /**
@@ -57,7 +59,7 @@ export const DEFAULT_BUDGET_MARGIN_MS = 200;
 
 /**
  * Rules one send takes, atomically: 20/s and 600/min per key and per number, 1,200/min
- * per workspace. Clients pass a `marginMs` (see {@link DEFAULT_BUDGET_MARGIN_MS}); the
+ * per workspace, shared fairly between the workspace's numbers (see fair-share.ts). Clients pass a `marginMs` (see {@link DEFAULT_BUDGET_MARGIN_MS}); the
  * server side (sandbox) counts exact windows.
  */
 export function sendBudgetRules(id: BudgetIdentity, marginMs = 0): BudgetRule[] {
@@ -66,7 +68,7 @@ export function sendBudgetRules(id: BudgetIdentity, marginMs = 0): BudgetRule[] 
     rule(`send:key:${id.keyId}:60s`, BUDGETS.sendSustained, marginMs),
     rule(`send:number:${id.numberId}:1s`, BUDGETS.sendBurst, marginMs),
     rule(`send:number:${id.numberId}:60s`, BUDGETS.sendSustained, marginMs),
-    rule(`send:workspace:${id.workspaceId}:60s`, BUDGETS.workspaceSend, marginMs),
+    rule(`send:workspace:${id.workspaceId}:60s`, BUDGETS.workspaceSend, marginMs, id.numberId),
   ];
 }
 

@@ -19,6 +19,11 @@ export interface BudgetRule {
   readonly key: string;
   readonly limit: number;
   readonly windowMs: number;
+  /**
+   * The member taking from a budget shared fairly (the business number taking from its
+   * workspace budget): see fair-share.ts. Absent: first come, first served.
+   */
+  readonly share?: string;
 }
 
 /** An opaque id of one take, handed back to {@link Limiter.complete}. */

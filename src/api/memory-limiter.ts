@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '../core/clock.js';
+import { fairShareWait } from './fair-share.js';
 import {
   DEFAULT_IN_FLIGHT_MS,
   type BudgetRule,
@@ -13,6 +14,8 @@ import {
 interface Entry {
   at: number;
   readonly ticket: Ticket;
+  /** The member that took it, in a fairly shared budget ('' when unknown). */
+  readonly member: string;
 }
 
 /** Options of {@link MemoryLimiter}. */
@@ -38,6 +41,8 @@ export class MemoryLimiter implements Limiter {
   /** Entries per rule key, ascending by `at`. */
   readonly #logs = new Map<string, Entry[]>();
   readonly #blocks = new Map<string, number>();
+  /** Per shared rule key: member -> time it last asked (see fair-share.ts). */
+  readonly #demand = new Map<string, Map<string, number>>();
   /** Holders per slot key: holder token -> expiry (epoch ms). */
   readonly #slots = new Map<string, Map<symbol, number>>();
   #tickets = 0;
@@ -56,6 +61,8 @@ export class MemoryLimiter implements Limiter {
         else this.#blocks.delete(rule.key);
       }
       const log = this.#prune(rule, now);
+      // A refused member asks too: its reservation holds from its first refusal on.
+      const active = rule.share === undefined ? undefined : this.#asked(rule, rule.share, now);
       if (log.length >= rule.limit) {
         // The entry that must leave the window before this take fits; an in-flight one
         // leaves a full window after it completes, at the earliest now.
@@ -63,14 +70,24 @@ export class MemoryLimiter implements Limiter {
         if (oldest !== undefined) {
           waitMs = Math.max(waitMs, Math.min(oldest.at, now) + rule.windowMs - now);
         }
+      } else if (rule.share !== undefined && active !== undefined) {
+        waitMs = Math.max(
+          waitMs,
+          fairShareWait(log, active, rule.share, rule.limit, rule.windowMs, now),
+        );
       }
     }
-    if (waitMs > 0) return Promise.resolve({ ok: false, retryAfterMs: Math.ceil(waitMs) });
+    if (waitMs > 0) {
+      // A refused member stays active until a window after it asks again.
+      for (const rule of rules)
+        if (rule.share !== undefined) this.#demand.get(rule.key)?.set(rule.share, now + waitMs);
+      return Promise.resolve({ ok: false, retryAfterMs: Math.ceil(waitMs) });
+    }
     const ticket = `m${++this.#tickets}`;
     const until = now + (options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS);
     for (const rule of rules) {
       const log = this.#logs.get(rule.key) ?? [];
-      insertSorted(log, { at: until, ticket });
+      insertSorted(log, { at: until, ticket, member: rule.share ?? '' });
       this.#logs.set(rule.key, log);
     }
     return Promise.resolve({ ok: true, ticket });
@@ -83,7 +100,7 @@ export class MemoryLimiter implements Limiter {
       const i = log?.findIndex((e) => e.ticket === ticket) ?? -1;
       if (log === undefined || i < 0) continue;
       const [entry] = log.splice(i, 1);
-      if (entry !== undefined) insertSorted(log, { at: now, ticket: entry.ticket });
+      if (entry !== undefined) insertSorted(log, { ...entry, at: now });
     }
     return Promise.resolve();
   }
@@ -120,7 +137,7 @@ export class MemoryLimiter implements Limiter {
   restore(entries: readonly { readonly key: string; readonly at: number }[]): void {
     for (const { key, at } of entries) {
       const log = this.#logs.get(key) ?? [];
-      insertSorted(log, { at, ticket: `r${++this.#tickets}` });
+      insertSorted(log, { at, ticket: `r${++this.#tickets}`, member: '' });
       this.#logs.set(key, log);
     }
   }
@@ -128,6 +145,22 @@ export class MemoryLimiter implements Limiter {
   /** Number of entries of `rule` (in flight included) inside its window at `now`. */
   count(rule: BudgetRule, now: number): number {
     return this.#prune(rule, now).length;
+  }
+
+  /**
+   * Records that `member` asks now (keeping a later mark: a refused member's next ask);
+   * returns the members whose mark lies within the window.
+   */
+  #asked(rule: BudgetRule, member: string, now: number): Set<string> {
+    const demand = this.#demand.get(rule.key) ?? new Map<string, number>();
+    this.#demand.set(rule.key, demand);
+    demand.set(member, Math.max(now, demand.get(member) ?? now));
+    const active = new Set<string>();
+    for (const [m, at] of demand) {
+      if (at > now - rule.windowMs) active.add(m);
+      else demand.delete(m);
+    }
+    return active;
   }
 
   #prune(rule: BudgetRule, now: number): Entry[] {

@@ -12,7 +12,11 @@ import { RedisScript } from '../store/redis-script.js';
  * KEYS[n+1..2n] the block key of each rule (value: blocked-until, epoch ms).
  * ARGV[1] now; ARGV[2] unique member for this take; ARGV[3] GC grace in ms;
  * ARGV[4] in-flight bound (score of the new entries, > now);
- * then per rule i: ARGV[3+2i] limit, ARGV[4+2i] windowMs.
+ * then per rule i: ARGV[3+2i] limit, ARGV[4+2i] windowMs; then ARGV[5+2n] the index of
+ * the rule shared fairly (0: none), ARGV[6+2n] the member taking from it, and
+ * KEYS[2n+1] its demand zset (member -> time it last asked, or for a refused member the
+ * time it will ask again). The shared rule's entries
+ * are named `<member>|<ticket>`; the rule of fair-share.ts applies to it.
  * A log counts entries at t with t > now - windowMs; in-flight entries lie in the future,
  * so they count in every window. Returns 0 when one unit was taken from every rule, else
  * the wait in ms until every rule has room and no block applies (nothing is consumed
@@ -21,8 +25,11 @@ import { RedisScript } from '../store/redis-script.js';
  */
 export const takeAll = new RedisScript(`
 local now = tonumber(ARGV[1])
-local n = #KEYS / 2
+local n = math.floor(#KEYS / 2)
 local wait = 0
+local shared = tonumber(ARGV[5 + 2 * n] or '0')
+local member = ARGV[6 + 2 * n]
+local function owner(entry) return string.match(entry, '^([^|]*)|') or '' end
 for i = 1, n do
   local log, block = KEYS[i], KEYS[n + i]
   local limit, window = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
@@ -37,12 +44,50 @@ for i = 1, n do
       wait = math.max(wait, math.min(tonumber(oldest[2]), now) + window - now)
     end
   end
+  if i == shared then
+    -- A refused member asks too: its reservation holds from its first refusal on.
+    local demand = KEYS[2 * n + 1]
+    redis.call('ZADD', demand, 'GT', now, member)
+    redis.call('ZREMRANGEBYSCORE', demand, '-inf', now - window)
+    redis.call('PEXPIRE', demand, math.ceil(2 * window + tonumber(ARGV[3])))
+    if count < limit then
+      local active = redis.call('ZRANGE', demand, 0, -1)
+      local share = math.floor(limit / math.max(1, #active))
+      local entries = redis.call('ZRANGE', log, 0, -1, 'WITHSCORES')
+      local used = {}
+      for j = 1, #entries, 2 do
+        local o = owner(entries[j])
+        used[o] = (used[o] or 0) + 1
+      end
+      local owed = 0
+      for _, a in ipairs(active) do
+        if a ~= member then owed = owed + math.max(0, share - (used[a] or 0)) end
+      end
+      if count + 1 + owed > limit then
+        local w = window
+        for j = 1, #entries, 2 do
+          local o = owner(entries[j])
+          if o == member or (used[o] or 0) > share then
+            w = math.min(tonumber(entries[j + 1]), now) + window - now
+            break
+          end
+        end
+        wait = math.max(wait, math.max(1, w))
+      end
+    end
+  end
 end
 -- Rounded up: a fractional wait must not read as 0 (taken).
-if wait > 0 then return math.ceil(wait) end
+if wait > 0 then
+  -- A refused member stays active until a window after it asks again.
+  if shared > 0 then redis.call('ZADD', KEYS[2 * n + 1], 'GT', now + wait, member) end
+  return math.ceil(wait)
+end
 local until_ms, grace = tonumber(ARGV[4]), tonumber(ARGV[3])
 for i = 1, n do
-  redis.call('ZADD', KEYS[i], until_ms, ARGV[2])
+  local name = ARGV[2]
+  if i == shared then name = member .. '|' .. ARGV[2] end
+  redis.call('ZADD', KEYS[i], until_ms, name)
   -- Only ever lengthen the TTL: other entries may be in flight for longer.
   local want = math.ceil(until_ms - now + tonumber(ARGV[4 + 2 * i]) + grace)
   if redis.call('PTTL', KEYS[i]) < want then redis.call('PEXPIRE', KEYS[i], want) end
@@ -54,15 +99,19 @@ return 0
  * Settles a ticket: its entry in every log gets the completion time as score.
  * KEYS: the log zsets of the rules. ARGV[1] now; ARGV[2] the ticket (member);
  * ARGV[3] GC grace in ms; then per rule i: ARGV[3+i] windowMs.
- * A log without the member (expired, or never taken) is left alone. Returns the number
- * of entries settled.
+ * A log without the member (expired, or never taken) is left alone. Then ARGV[4+n] the
+ * index of the rule shared fairly (0: none) and ARGV[5+n] the member that took from it
+ * (its entry there is `<member>|<ticket>`). Returns the number of entries settled.
  */
 export const completeTake = new RedisScript(`
 local now, grace = tonumber(ARGV[1]), tonumber(ARGV[3])
+local shared = tonumber(ARGV[4 + #KEYS] or '0')
 local settled = 0
 for i = 1, #KEYS do
-  if redis.call('ZSCORE', KEYS[i], ARGV[2]) then
-    redis.call('ZADD', KEYS[i], 'XX', now, ARGV[2])
+  local name = ARGV[2]
+  if i == shared then name = ARGV[5 + #KEYS] .. '|' .. ARGV[2] end
+  if redis.call('ZSCORE', KEYS[i], name) then
+    redis.call('ZADD', KEYS[i], 'XX', now, name)
     local want = math.ceil(tonumber(ARGV[3 + i]) + grace)
     if redis.call('PTTL', KEYS[i]) < want then redis.call('PEXPIRE', KEYS[i], want) end
     settled = settled + 1

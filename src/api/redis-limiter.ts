@@ -72,6 +72,11 @@ export class RedisLimiter implements Limiter {
     const until = now + (options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS);
     const args: (string | number)[] = [now, ticket, GC_GRACE_MS, until];
     for (const rule of rules) args.push(rule.limit, rule.windowMs);
+    const shared = sharedRule(rules);
+    if (shared !== undefined) {
+      keys.push(`${this.#tag}:demand:${shared.rule.key}`);
+      args.push(shared.index, shared.member);
+    }
     const waitMs = reply.parse(await scripts.takeAll.run(this.#redis, keys, args));
     return waitMs === 0 ? { ok: true, ticket } : { ok: false, retryAfterMs: waitMs };
   }
@@ -81,6 +86,8 @@ export class RedisLimiter implements Limiter {
     if (rules.length === 0) return;
     const args: (string | number)[] = [now, ticket, GC_GRACE_MS];
     for (const rule of rules) args.push(rule.windowMs);
+    const shared = sharedRule(rules);
+    if (shared !== undefined) args.push(shared.index, shared.member);
     reply.parse(
       await scripts.completeTake.run(
         this.#redis,
@@ -127,4 +134,19 @@ export class RedisLimiter implements Limiter {
   #blockKey(ruleKey: string): string {
     return `${this.#tag}:block:${ruleKey}`;
   }
+}
+
+/**
+ * The one rule of a take shared fairly (its 1-based index for the scripts) and its
+ * member. A member is a number id: `|` separates it from the ticket, so it may not hold one.
+ */
+function sharedRule(
+  rules: readonly BudgetRule[],
+): { index: number; rule: BudgetRule; member: string } | undefined {
+  const index = rules.findIndex((r) => r.share !== undefined);
+  const rule = rules[index];
+  if (rule?.share === undefined) return undefined;
+  if (rules.some((r, i) => i !== index && r.share !== undefined))
+    throw new Error('RedisLimiter: a take may share at most one rule fairly');
+  return { index: index + 1, rule, member: rule.share.replaceAll('|', '_') };
 }

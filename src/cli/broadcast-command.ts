@@ -5,6 +5,8 @@ import { JournalError } from '../broadcast/journal.js';
 import { createLogger } from '../log/logger.js';
 import { CliError } from './run-command.js';
 
+import { formatDeploymentIssue, loadDeploymentFile } from '../deploy/load-deployment-file.js';
+
 /** Flags of `switchboard broadcast`. */
 interface BroadcastFlags {
   readonly template: string;
@@ -15,6 +17,8 @@ interface BroadcastFlags {
   readonly journal?: string;
   readonly dryRun?: boolean;
   readonly concurrency?: string;
+  readonly deployment?: string;
+  readonly number?: string;
 }
 
 /**
@@ -40,6 +44,14 @@ export function registerBroadcastCommand(program: Command): Command {
     .option('--journal <file>', 'journal file (default: <report>.journal.jsonl, or beside the CSV)')
     .option('--dry-run', 'check the CSV and the template parameters; send nothing')
     .option('--concurrency <n>', 'sends in flight at once (default 8)')
+    .option(
+      '--deployment <file>',
+      'a deployment file: send from one of its numbers (with --number)',
+    )
+    .option(
+      '--number <id>',
+      'the number of --deployment to send from (its key comes from its apiKeyEnv)',
+    )
     .addHelpText(
       'after',
       `
@@ -64,7 +76,8 @@ Examples:
   $ switchboard broadcast --template order_ready --language en --to orders.csv --params name,order --dry-run`,
     )
     .action(async (flags: BroadcastFlags) => {
-      const config = parseFlags(flags, process.env);
+      const env = await numberEnv(flags, process.env);
+      const config = parseFlags(flags, env);
       const controller = new AbortController();
       const interrupt = (): void => {
         if (controller.signal.aborted) process.exit(130);
@@ -141,4 +154,32 @@ function parseFlags(
     ...(flags.journal === undefined ? {} : { journal: flags.journal }),
     ...(concurrency === undefined ? {} : { concurrency }),
   };
+}
+
+/**
+ * With `--deployment <file> --number <id>`: the environment with `MESSAGING_API_KEY` set
+ * from the number's `apiKeyEnv`; without them, `env` as it is.
+ */
+async function numberEnv(
+  flags: BroadcastFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Readonly<Record<string, string | undefined>>> {
+  const fail = (message: string): never => {
+    throw new CliError(`switchboard broadcast: ${message}`, 2);
+  };
+  if (flags.deployment === undefined && flags.number === undefined) return env;
+  if (flags.deployment === undefined || flags.number === undefined)
+    return fail('--deployment <file> and --number <id> go together: name the file and its number');
+  const loaded = await loadDeploymentFile(flags.deployment);
+  if (loaded.status === 'error') return fail(loaded.issues.map(formatDeploymentIssue).join('\n'));
+  const ids = loaded.deployment.numbers.map((n) => n.id);
+  const number = loaded.deployment.numbers.find((n) => n.id === flags.number);
+  if (number === undefined)
+    return fail(
+      `--number "${flags.number}" is not in ${flags.deployment}; its numbers: ${ids.join(', ')}`,
+    );
+  const key = env[number.apiKeyEnv]?.trim();
+  if (key === undefined || key === '')
+    return fail(`${number.apiKeyEnv} is not set (the API key of number ${number.id})`);
+  return { ...env, MESSAGING_API_KEY: key };
 }

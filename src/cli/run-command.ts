@@ -13,6 +13,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StateFileLockedError } from '../store/sqlite-schema.js';
 import { catchSignals, type SignalHandler } from './signals.js';
+import { isDeploymentFileName } from '../deploy/load-deployment-file.js';
+import { runDeploymentCommand } from './run-deployment-command.js';
 
 /** A CLI failure reported on one line with an exit code (no stack trace). */
 export class CliError extends Error {
@@ -36,8 +38,12 @@ export function registerRunCommand(program: Command): Command {
     .command('run')
     .description('Run a bot against the Messaging API (production mode)')
     .argument(
-      '<bot>',
-      'a flow file (.yaml/.json) or a module exporting `bot` (or a directory with bot.ts)',
+      '[bot]',
+      'a flow file (.yaml/.json) or a module exporting `bot` (or a directory with bot.ts); a *.deploy.yaml file runs a deployment',
+    )
+    .option(
+      '--deployment <file>',
+      'run every number of a deployment file (see docs/deployments.md); --state is then a directory',
     )
     .option(
       '--poll <interval>',
@@ -92,7 +98,20 @@ Examples:
 
 Configuration problems print one line and exit with code 2. SIGINT/SIGTERM stop gracefully.`,
     )
-    .action(async (botPath: string, flags: RunFlags) => {
+    .action(async (botPath: string | undefined, flags: RunFlags & { deployment?: string }) => {
+      const deploymentFile =
+        flags.deployment ??
+        (botPath !== undefined && isDeploymentFileName(botPath) ? botPath : undefined);
+      if (deploymentFile !== undefined) {
+        if (flags.deployment !== undefined && botPath !== undefined)
+          throw new CliError('switchboard run: give a bot or --deployment <file>, not both', 2);
+        return runDeploymentCommand(deploymentFile, flags);
+      }
+      if (botPath === undefined)
+        throw new CliError(
+          'switchboard run: name a bot, or a deployment with --deployment <file>',
+          2,
+        );
       const parsed = parseRunConfig(flags, process.env);
       if (parsed.status === 'invalid') throw new CliError(`switchboard run: ${parsed.message}`, 2);
       // The key first: a wrong key or URL exits before the bot is even loaded.

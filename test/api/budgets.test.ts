@@ -29,7 +29,7 @@ describe('budgets', () => {
       { key: 'send:key:k:60s', limit: 600, windowMs: 60_000 },
       { key: 'send:number:n:1s', limit: 20, windowMs: 1_000 },
       { key: 'send:number:n:60s', limit: 600, windowMs: 60_000 },
-      { key: 'send:workspace:w:60s', limit: 1_200, windowMs: 60_000 },
+      { key: 'send:workspace:w:60s', limit: 1_200, windowMs: 60_000, share: 'n' },
     ]);
     expect(blockKeysFor(rules)).not.toContain('send:workspace:w:60s');
     expect(blockKeysFor(rules)).toHaveLength(4);

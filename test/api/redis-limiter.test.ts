@@ -6,6 +6,7 @@ import { MemoryLimiter } from '../../src/api/memory-limiter.js';
 import { RedisLimiter } from '../../src/api/redis-limiter.js';
 import type { RedisClient } from '../../src/store/redis-script.js';
 import { connectTestRedis, deleteByPrefix, REDIS_TARGETS } from '../store/redis-test-helpers.js';
+import { maxInWindow, simulate, takesIn } from './fair-share-sim.js';
 
 const root = `sbtest:${randomUUID()}:`;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -250,5 +251,39 @@ for (const target of REDIS_TARGETS)
         if (fromRedis.ok) granted++;
       }
       expect(granted).toBeGreaterThan(20);
+    });
+
+    it('should give three saturated numbers on two workers ≥ 95% of a shared budget and each ≥ its share', async () => {
+      const prefix = `${root}${randomUUID()}:`;
+      const clock = new ManualClock(T0);
+      // Two workers: two connections, two limiters, one set of budgets.
+      const workers = [
+        new RedisLimiter({ redis, prefix, clock }),
+        new RedisLimiter({ redis: await connect(), prefix, clock }),
+      ];
+      const rulesOf = (m: string): BudgetRule[] => [
+        { key: `number:${m}`, limit: 40, windowMs: 3_000 },
+        { key: 'workspace', limit: 60, windowMs: 3_000, share: m },
+      ];
+      // Members spread over the workers; ties favour `a` every time.
+      const byMember = new Map([
+        ['a', workers[0]!],
+        ['b', workers[1]!],
+        ['late', workers[0]!],
+      ]);
+      const of = (rules: readonly BudgetRule[]) => byMember.get(rules[1]!.share!)!;
+      const routed: Limiter = {
+        take: (rules, now, o) => of(rules).take(rules, now, o),
+        complete: (rules, t, now) => of(rules).complete(rules, t, now),
+        block: (keys, until) => workers[0]!.block(keys, until),
+        acquireSlot: (key, max, ttl) => workers[0]!.acquireSlot(key, max, ttl),
+      };
+      const members = [{ id: 'a' }, { id: 'b' }, { id: 'late', startMs: 4_500 }];
+      const result = await simulate(routed, rulesOf, members, T0, 12_000);
+      expect(maxInWindow(result.all, 3_000)).toBeLessThanOrEqual(60);
+      const from = T0 + 4_500 + 3_000;
+      const counts = ['a', 'b', 'late'].map((m) => takesIn(result, m, from, from + 3_000));
+      expect(counts.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(57);
+      for (const n of counts) expect(n).toBeGreaterThanOrEqual(18);
     });
   });

@@ -6,6 +6,7 @@ export type BlockCheck =
   | { readonly kind: 'flow'; readonly format: 'yaml' | 'json' }
   | { readonly kind: 'typescript' }
   | { readonly kind: 'sandbox-config' }
+  | { readonly kind: 'deployment' }
   | { readonly kind: 'json' }
   | { readonly kind: 'cli' }
   | { readonly kind: 'sandbox-shell' }
@@ -26,6 +27,13 @@ export function isSwitchboardLine(line: string): boolean {
 
 function isFlow(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'id' in value && 'states' in value;
+}
+
+/** A deployment file (docs/deployments.md): `kind: deployment` at the top. */
+function isDeployment(value: unknown): boolean {
+  return (
+    typeof value === 'object' && value !== null && 'kind' in value && value.kind === 'deployment'
+  );
 }
 
 function isSandboxConfig(value: unknown): boolean {
@@ -62,6 +70,7 @@ export function classify(block: DocBlock): BlockCheck {
       return { kind: 'unchecked', problem: `YAML does not parse: ${String(e)}` };
     }
     if (isFlow(value)) return { kind: 'flow', format: 'yaml' };
+    if (isDeployment(value)) return { kind: 'deployment' };
     return {
       kind: 'unchecked',
       problem: 'YAML that is not a flow file (no top-level id and states)',

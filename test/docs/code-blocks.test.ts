@@ -4,6 +4,10 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerFlowCommands } from '../../src/cli/flow-commands.js';
 import { parseSandboxConfig } from '../../src/sandbox/config.js';
+import {
+  formatDeploymentIssue,
+  parseDeploymentText,
+} from '../../src/deploy/load-deployment-file.js';
 import { classify, MARKER_KINDS, summarise, type BlockCheck } from './block-kinds.js';
 import { compileBlocks } from './compile-blocks.js';
 import { isDistFresh } from './dist-fresh.js';
@@ -78,6 +82,14 @@ describe('the code blocks of README.md and docs/', () => {
       isDistFresh(root) ? 'dist' : 'sources',
     );
     expect(errors.map((e) => `${e.at}: ${e.message}`)).toEqual([]);
+  });
+
+  it('should validate every deployment-file block (errors at file:line)', () => {
+    for (const b of blocksOf('deployment')) {
+      const r = parseDeploymentText(b.code, where(b));
+      expect(r.status === 'error' ? r.issues.map(formatDeploymentIssue) : []).toEqual([]);
+    }
+    expect(blocksOf('deployment').length).toBeGreaterThan(0);
   });
 
   it('should parse every JSON block and validate sandbox configurations', () => {
