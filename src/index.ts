@@ -146,6 +146,74 @@ export { LIMITS, BUDGETS } from './core/limits.js';
 export { broadcast } from './broadcast/broadcast.js';
 export type { BroadcastConfig, BroadcastIo, BroadcastResult } from './broadcast/broadcast.js';
 
+// ── Understanding free text: builtin and llm understanders, knowledge, evaluation ──
+export {
+  createBuiltinUnderstander,
+  DEFAULT_UNDERSTAND_THRESHOLD,
+  createLlmUnderstander,
+  DEFAULT_LLM_TIMEOUT_MS,
+  DEFAULT_LLM_CALLS_PER_MINUTE,
+  llmOptionsFromEnv,
+  LlmConfigError,
+  buildPrompt,
+  redactPersonal,
+  MemoryLlmBudget,
+  RedisLlmBudget,
+  modelAnswerSchema,
+  KnowledgeBase,
+  loadKnowledge,
+  readKnowledgeFiles,
+  splitMarkdown,
+  trimText,
+  DEFAULT_KNOWLEDGE_THRESHOLD,
+  evaluate,
+  formatEvalReport,
+  parseLabelledCsv,
+  LabelledCsvError,
+  HANDOFF_LABEL,
+  OUT_OF_SCOPE,
+} from './understand/index.js';
+export type {
+  SlotKind,
+  SlotChoice,
+  SlotSpec,
+  IntentSpec,
+  OptionSpec,
+  Turn,
+  UnderstandInput,
+  SlotValue,
+  ScoredIntent,
+  KnowledgeSource,
+  KnowledgeAnswer,
+  UnderstandingSource,
+  Understanding,
+  Understander,
+  BuiltinUnderstander,
+  BuiltinUnderstanderOptions,
+  LlmUnderstanderOptions,
+  LlmLogger,
+  LlmEndpoint,
+  ChatMessage,
+  PromptOptions,
+  LlmBudget,
+  RedisLlmBudgetOptions,
+  KnowledgeFile,
+  KnowledgeHit,
+  KnowledgeSection,
+  EvalReport,
+  EvaluateOptions,
+  Figures,
+  RowOutcome,
+  LabelledRow,
+} from './understand/index.js';
+export type {
+  UnderstanderSetup,
+  UnderstanderFactory,
+  UnderstandSettings,
+} from './understand/setup.js';
+export { defaultUnderstander } from './understand/default-understander.js';
+export type { DefaultUnderstanderOptions } from './understand/default-understander.js';
+
 // ── Local development: the sandbox ──────────────────────────────────────────
 export { createSandbox, defaultSandboxConfig, loadSandboxConfig } from './sandbox/index.js';
 export type { Sandbox, SandboxOptions, SandboxControl } from './sandbox/index.js';

@@ -1,64 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createTestConversation,
-  expectSent,
-  scripted,
-  type ScriptedUnderstander,
-  type TestConversation,
-} from 'switchboard/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestConversation, expectSent, type TestConversation } from 'switchboard/testing';
 import { bot } from './bot.js';
 
 /**
- * What an understander proposes for the texts of these transcripts. Scripted while the
- * builtin understander is not part of this build; the flow decides what each proposal does.
+ * Transcripts of the pizza bot as it runs: the builtin understander reads every sentence
+ * (scripted.test.ts shows the same bot with a scripted understander).
  */
-function understander(): ScriptedUnderstander {
-  return scripted({
-    '2 large pepperoni to 5 Main St': {
-      intent: 'order',
-      confidence: 0.92,
-      slots: { qty: 2, size: 'large', pizza: 'pepperoni', address: '5 Main St' },
-    },
-    'no, make it three': { correction: true, slots: { qty: 3 } },
-    'do you deliver to Headingley?': {
-      knowledge: {
-        text: 'We deliver to Leeds city centre, Headingley, Hyde Park and Chapel Allerton.',
-        confidence: 0.81,
-        sources: [{ file: 'knowledge/delivery.md', heading: 'Delivery > Areas' }],
-      },
-    },
-    'is there gluten in the base?': {
-      knowledge: {
-        text: 'Every base contains wheat (gluten). We do not make gluten-free bases.',
-        confidence: 0.77,
-        sources: [{ file: 'knowledge/allergens.md', heading: 'Allergens > Gluten' }],
-      },
-    },
-    'do you sell sushi?': {},
-    'I want to talk to a person': { handoff: true, intent: 'human', confidence: 0.95 },
-    'dos pepperoni grandes a Calle Mayor 5': {
-      intent: 'order',
-      confidence: 0.88,
-      slots: { qty: 2, size: 'grande', pizza: 'pepperoni', address: 'Calle Mayor 5' },
-    },
-    'no, que sean tres': { correction: true, slots: { qty: 3 } },
-    '¿lleváis a Headingley?': {
-      knowledge: {
-        text: 'Repartimos en el centro de Leeds, Headingley, Hyde Park y Chapel Allerton.',
-        confidence: 0.7,
-        sources: [{ file: 'knowledge/delivery.md', heading: 'Delivery > Areas' }],
-      },
-    },
-    'quiero hablar con una persona': { handoff: true },
-  });
-}
-
 describe('pizza-order', () => {
   let chat: TestConversation;
-  afterEach(async () => chat.close());
+  // The bot names no understander: the default one, the builtin (offline), understands.
+  // LLM_BASE_URL is cleared so that a developer's model setting does not change the run.
+  beforeEach(() => vi.stubEnv('LLM_BASE_URL', ''));
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await chat.close();
+  });
 
   it('should take a whole order in one sentence, correct it and place it (English)', async () => {
-    chat = await createTestConversation(bot, { understander: understander() });
+    chat = await createTestConversation(bot);
     await chat.say('2 large pepperoni to 5 Main St');
     expectSent(chat).buttons(['Yes, place it', 'Start again']);
     expect(chat.lastSent()).toMatchObject({
@@ -77,23 +36,32 @@ describe('pizza-order', () => {
   });
 
   it('should answer delivery and allergen questions from knowledge, and say it does not know the rest', async () => {
-    chat = await createTestConversation(bot, { understander: understander() });
+    chat = await createTestConversation(bot);
     await chat.say('hi');
     expectSent(chat).buttons(['Order a pizza', 'Talk to a person']);
     await chat.say('do you deliver to Headingley?');
     expect(chat.turn().map((m) => m.type)).toEqual(['text', 'buttons']);
     expect(chat.turn()[0]).toMatchObject({ text: expect.stringContaining('Headingley') as string });
     await chat.say('is there gluten in the base?');
-    expect(chat.turn()[0]).toMatchObject({ text: expect.stringContaining('gluten') as string });
+    expect(chat.turn()[0]).toMatchObject({
+      text: 'Every base contains wheat (gluten). We do not make gluten-free bases.',
+    });
     await chat.say('do you sell sushi?');
     expect(chat.lastSent()).toMatchObject({
       text: "Sorry, I don't know that. What would you like to do?",
     });
     expect(await chat.state()).toBe('unsure');
+    expect(chat.understood().map((u) => u.understanding.knowledge?.sources[0]?.heading)).toEqual([
+      undefined,
+      'Delivery > Areas',
+      'Allergens > Gluten',
+      undefined,
+    ]);
+    expect(new Set(chat.understood().map((u) => u.source))).toEqual(new Set(['builtin']));
   });
 
   it('should hand off when asked, and stay silent while a person has the conversation', async () => {
-    chat = await createTestConversation(bot, { understander: understander() });
+    chat = await createTestConversation(bot);
     await chat.say('hi');
     await chat.say('I want to talk to a person');
     expectSent(chat).text("I'm getting a person for you.");
@@ -103,11 +71,17 @@ describe('pizza-order', () => {
   });
 
   it('should take, correct and place an order in Spanish', async () => {
-    chat = await createTestConversation(bot, { understander: understander() });
+    chat = await createTestConversation(bot);
     await chat.say('hola');
     expectSent(chat).buttons(['Pedir una pizza', 'Hablar con alguien']);
     await chat.say('¿lleváis a Headingley?');
-    expect(chat.turn()[0]).toMatchObject({ text: expect.stringContaining('Repartimos') as string });
+    expect(chat.turn()[0]).toMatchObject({
+      text: expect.stringContaining('repartimos en el centro de Leeds') as string,
+    });
+    await chat.say('¿la base lleva gluten?');
+    expect(chat.turn()[0]).toMatchObject({
+      text: 'Todas las bases llevan trigo (gluten). No hacemos bases sin gluten.',
+    });
     await chat.say('dos pepperoni grandes a Calle Mayor 5');
     expect(chat.lastSent()).toMatchObject({
       text: '2 × pepperoni large a Calle Mayor 5. ¿Hago el pedido?',
@@ -121,7 +95,7 @@ describe('pizza-order', () => {
   });
 
   it('should hand off in Spanish', async () => {
-    chat = await createTestConversation(bot, { understander: understander() });
+    chat = await createTestConversation(bot);
     await chat.say('hola');
     await chat.say('quiero hablar con una persona');
     expectSent(chat).text('Te paso con una persona.');

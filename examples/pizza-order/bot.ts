@@ -8,7 +8,12 @@ import { defineBot } from 'switchboard';
 export const bot = defineBot({
   flows: ['./pizza-order.yaml'],
   understand: {
-    knowledge: ['knowledge/delivery.md', 'knowledge/allergens.md'],
+    knowledge: [
+      'knowledge/delivery.md',
+      'knowledge/allergens.md',
+      'knowledge/delivery.es.md',
+      'knowledge/allergens.es.md',
+    ],
     timezone: 'Europe/London',
   },
   dir: import.meta.dirname,

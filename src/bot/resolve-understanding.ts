@@ -87,8 +87,13 @@ export async function resolveUnderstanding(
   };
 }
 
-/** Every intent of the flows, each id once (the first flow declaring it wins). */
-function intentsOf(flows: readonly RunnableFlow[]): IntentSpec[] {
+/**
+ * Every intent of the flows, each id once (the first flow declaring it wins): what the
+ * bot's understander is given, and what `switchboard eval` measures.
+ * @example
+ * const intents = intentsOf(loaded.bot.flows);
+ */
+export function intentsOf(flows: readonly RunnableFlow[]): IntentSpec[] {
   const seen = new Map<string, IntentSpec>();
   for (const f of flows) for (const i of f.intents ?? []) if (!seen.has(i.id)) seen.set(i.id, i);
   return [...seen.values()];

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerBroadcastCommand } from './broadcast-command.js';
 import { registerDevCommand } from './dev-command.js';
+import { registerEvalCommand } from './eval-command.js';
 import { registerFlowCommands } from './flow-commands.js';
 import { registerInitCommand } from './init-command.js';
 import { registerForgetCommand } from './forget-command.js';
@@ -29,6 +30,7 @@ Examples:
   registerRunCommand(program);
   registerSandboxCommand(program);
   registerFlowCommands(program);
+  registerEvalCommand(program);
   registerBroadcastCommand(program);
   registerInitCommand(program);
   registerStudioCommand(program);

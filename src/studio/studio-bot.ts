@@ -3,6 +3,8 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import { fileURLToPath } from 'node:url';
 import { isBotDefinition, type BotDefinition } from '../bot/define-bot.js';
 import { compileFlowFile, resolveBot, type ResolvedBot } from '../bot/resolve-bot.js';
+import { resolveUnderstanding } from '../bot/resolve-understanding.js';
+import { UnderstandSettingsSchema } from '../understand/setup.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import {
   flowToMermaid,
@@ -68,12 +70,18 @@ export async function loadStudioBot(path: string): Promise<StudioBotResult> {
   if (FLOW_EXTENSIONS.has(extname(target).toLowerCase())) {
     const compiled = await compileFlowFile(target);
     if (compiled.status === 'error') return error(compiled.message, [target]);
+    // A lone flow file with intents understands with the default understander.
+    const understanding = await resolveUnderstanding({}, [compiled.flow], dirname(target));
+    if (understanding.status === 'error') return error(understanding.message, [target]);
     const resolved: ResolvedBot = {
       flows: [compiled.flow],
       handlers: {},
       entry: undefined,
       templates: [],
       source: path,
+      ...(understanding.understanding === undefined
+        ? {}
+        : { understanding: understanding.understanding }),
     };
     return {
       status: 'ok',
@@ -105,7 +113,8 @@ async function loadModule(file: string, shown: string): Promise<StudioBotResult>
     );
   const dir = def.dir ?? dirname(file);
   const flowFiles = flowFilesOf(def, dir);
-  watched.push(...flowFiles);
+  // Knowledge files too: an edit re-indexes them (the understander is built anew).
+  watched.push(...flowFiles, ...knowledgeFilesOf(def, dir));
   const result = await resolveBot(def, { dir, source: shown });
   if (result.status === 'error') return error(result.message, watched);
   const flows: StudioFlow[] = [];
@@ -181,6 +190,11 @@ function flowFilesOf(def: BotDefinition, dir: string): string[] {
   return def.flows
     .filter((f): f is string | URL => typeof f === 'string' || f instanceof URL)
     .map((f) => fileOf(f, dir));
+}
+
+function knowledgeFilesOf(def: BotDefinition, dir: string): string[] {
+  const settings = UnderstandSettingsSchema.safeParse(def.understand ?? {});
+  return settings.success ? (settings.data.knowledge ?? []).map((f) => fileOf(f, dir)) : [];
 }
 
 function fileOf(item: string | URL, dir: string): string {
