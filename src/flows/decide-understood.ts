@@ -1,3 +1,4 @@
+import { LIMITS } from '../core/limits.js';
 import { buttons } from '../messages/interactive-builders.js';
 import type { ScoredIntent, Understanding } from '../understand/types.js';
 import type { InboundMessage, VarValue, Vars } from './contract.js';
@@ -22,8 +23,8 @@ import { captureAnswer } from './validate-answer.js';
 /** Prefix of clarify option ids (static option ids cannot contain it). */
 const CLARIFY_PREFIX = '~';
 /** Longest answer said from knowledge (a text message's limit, spec 4.5.1). */
-const TEXT_MAX = 4096;
-const BUTTON_TITLE_MAX = 20;
+const TEXT_MAX = LIMITS.textBody.max;
+const BUTTON_TITLE_MAX = LIMITS.buttonTitle;
 const DEFAULT_CLARIFY_BODY = 'Did you mean one of these?';
 
 /** Where the flow is when the understanding is applied. */

@@ -1,3 +1,4 @@
+import { LIMITS } from '../core/limits.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { FlowDefinition } from './flow-schema.js';
 import type { SlotDef } from './intent-schema.js';
@@ -5,9 +6,9 @@ import { normalizeText } from './text-match.js';
 import { askSlotSpec, slotSpec } from './understand-runtime.js';
 
 /** A reply button's title limit (spec 4.5.2): the "did you mean" menu shows intent titles. */
-const TITLE_MAX = 20;
+const TITLE_MAX = LIMITS.buttonTitle;
 /** An interactive body's limit (spec 4.5.2). */
-const BODY_MAX = 1024;
+const BODY_MAX = LIMITS.interactiveBody;
 
 /**
  * Lints the understanding part of a flow (docs/understanding.md): intents a state names
