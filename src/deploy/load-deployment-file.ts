@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { formatFlowPath } from '../flows/diagnostic.js';
+import { yamlPositionTable, type YamlPosition } from '../flows/yaml-positions.js';
 import { DeploymentSchema, type Deployment } from './deployment-schema.js';
 
 /** One problem of a deployment file, at `file:line:column`. */
@@ -77,7 +78,7 @@ export function parseDeploymentText(text: string, file: string): LoadDeploymentR
       }),
     };
   }
-  const table = positionTable(doc.contents, lines);
+  const table = yamlPositionTable(doc.contents, lines, 'value');
   const input: unknown = doc.toJS();
   const result = DeploymentSchema.safeParse(input);
   if (result.success) return { status: 'ok', deployment: result.data, file };
@@ -102,40 +103,8 @@ function describe(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-type Position = { line: number; column: number };
-
-/** Where every path of the document starts (key of a pair, or item of a sequence). */
-function positionTable(root: unknown, lines: LineCounter): Map<string, Position> {
-  const table = new Map<string, Position>();
-  const at = (offset: number | undefined): Position => {
-    const p = lines.linePos(offset ?? 0);
-    return { line: p.line, column: p.col };
-  };
-  const walk = (node: unknown, path: PropertyKey[]): void => {
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        if (!isPair(pair) || !isScalar(pair.key)) continue;
-        const p = [...path, String(pair.key.value)];
-        // A value's problem is on the value's line (a key's line when it has none).
-        const value = pair.value as Node | null;
-        table.set(formatFlowPath(p), at(value?.range?.[0] ?? pair.key.range?.[0]));
-        walk(pair.value, p);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        const p = [...path, i];
-        table.set(formatFlowPath(p), at((item as Node | null)?.range?.[0]));
-        walk(item, p);
-      });
-    }
-  };
-  table.set('', at((root as Node | null)?.range?.[0]));
-  walk(root, []);
-  return table;
-}
-
 /** The position of `path`, or of its nearest ancestor present in the file. */
-function lookup(table: Map<string, Position>, path: readonly PropertyKey[]): Position {
+function lookup(table: Map<string, YamlPosition>, path: readonly PropertyKey[]): YamlPosition {
   for (let n = path.length; n >= 0; n--) {
     const hit = table.get(formatFlowPath(path.slice(0, n)));
     if (hit !== undefined) return hit;

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic } from './diagnostic.js';
 import { formatFlowPath } from './diagnostic.js';
 import { FlowSchema, type FlowDefinition } from './flow-schema.js';
 import { describeIssues } from './schema-issues.js';
+import { yamlPositionTable } from './yaml-positions.js';
 import type { PositionLookup } from './lint-flow.js';
 
 /** Where a flow came from: its file, text and the position of every path. */
@@ -74,30 +75,7 @@ export function parseFlowText(text: string, file: string): LoadFlowResult {
       }),
     };
   }
-  const table = new Map<string, { line: number; column: number }>();
-  const at = (offset: number | undefined): { line: number; column: number } => {
-    const p = lineCounter.linePos(offset ?? 0);
-    return { line: p.line, column: p.col };
-  };
-  const walk = (node: unknown, path: PropertyKey[]): void => {
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        if (!isPair(pair) || !isScalar(pair.key)) continue;
-        const p = [...path, String(pair.key.value)];
-        table.set(formatFlowPath(p), at(pair.key.range?.[0]));
-        walk(pair.value, p);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        const p = [...path, i];
-        table.set(formatFlowPath(p), at((item as Node | null)?.range?.[0]));
-        walk(item, p);
-      });
-    }
-  };
-  // The root: where the top-level mapping starts (after comments), not 1:1.
-  table.set('', at((doc.contents as Node | null)?.range?.[0]));
-  walk(doc.contents, []);
+  const table = yamlPositionTable(doc.contents, lineCounter, 'key');
   const positions: PositionLookup = (path) => {
     let p = path;
     for (;;) {
