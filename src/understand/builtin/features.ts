@@ -9,6 +9,7 @@ import { fold, tokenize } from '../text/fold.js';
 import { isNumberWord } from '../text/numbers.js';
 import { isQuestionWord, isStopword } from '../text/stopwords.js';
 import { meaningOf } from '../text/lexicon.js';
+import { rootOf } from '../text/roots.js';
 import type { ChoiceSlots } from './choice-slots.js';
 import { findDates } from './entities/dates.js';
 import { overlaps, type Span } from './entities/span.js';
@@ -40,40 +41,41 @@ const CHOICE_WEIGHT = 1;
 const QUESTION_WEIGHT = 0.6;
 const MEANING_WEIGHT = 0.7;
 
-/** Strips plural endings so "pizzas"/"pizza", "parcels"/"parcel", "tamaños"/"tamaño" meet. */
-export function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('es') && /[sxz]es$|ches$|shes$/.test(word)) {
-    return word.slice(0, -2);
-  }
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) {
-    return word.slice(0, -1);
-  }
-  return word;
-}
+import { stem } from '../text/roots.js';
 
-/** Known words, bucketed by length, for typo correction. */
+export { stem };
+
+/**
+ * Known words, for typo correction: each surface word (folded) seen in the examples with
+ * its root, bucketed by length.
+ */
 export class Vocabulary {
   readonly #byLength = new Map<number, string[]>();
-  readonly #words = new Set<string>();
+  readonly #surfaces = new Map<string, string>();
+  readonly #roots = new Set<string>();
 
-  add(word: string): void {
-    if (this.#words.has(word)) return;
-    this.#words.add(word);
-    const bucket = this.#byLength.get(word.length) ?? [];
-    bucket.push(word);
-    this.#byLength.set(word.length, bucket);
+  /** Adds a surface word and its root. */
+  add(surface: string, root: string): void {
+    this.#roots.add(root);
+    if (this.#surfaces.has(surface)) return;
+    this.#surfaces.set(surface, root);
+    const bucket = this.#byLength.get(surface.length) ?? [];
+    bucket.push(surface);
+    this.#byLength.set(surface.length, bucket);
   }
 
-  has(word: string): boolean {
-    return this.#words.has(word);
+  /** Whether `root` is the root of a known word. */
+  has(root: string): boolean {
+    return this.#roots.has(root);
   }
 
   /**
-   * The known word closest to `word` within a typo's distance (1 edit for 4–8 letters, 2
-   * from 9), or undefined. Shorter words are never corrected: too many are real words.
+   * The root of the known word closest to `word` within a typo's distance (1 edit for 4–8
+   * letters, 2 from 9), or undefined. Shorter words are never corrected: too many are real
+   * words.
    */
   correct(word: string): string | undefined {
-    if (word.length < 4 || this.#words.has(word)) return undefined;
+    if (word.length < 4 || this.#surfaces.has(word)) return undefined;
     const max = word.length >= 9 ? 2 : 1;
     let best: string | undefined;
     let bestDistance = max + 1;
@@ -88,7 +90,7 @@ export class Vocabulary {
         }
       }
     }
-    return best;
+    return best === undefined ? undefined : this.#surfaces.get(best);
   }
 }
 
@@ -149,7 +151,7 @@ function isName(text: string, start: number, word: string, ctx: FeatureContext):
   if (!/^\p{Lu}/u.test(text.slice(start, start + 1)) || word === 'i') return false;
   const before = text.slice(0, start).trimEnd();
   if (before === '' || /[.!?¿¡:]$/.test(before)) return false;
-  return ctx.vocabulary === undefined || !ctx.vocabulary.has(stem(word));
+  return ctx.vocabulary === undefined || !ctx.vocabulary.has(rootOf(word, ctx.language ?? ''));
 }
 
 /**
@@ -184,12 +186,14 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
       previousName = index;
       return;
     }
-    let word = stem(raw);
+    const language = ctx.language ?? '';
+    let word = rootOf(raw, language);
     if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
-      word = ctx.vocabulary.correct(word) ?? word;
+      const corrected = ctx.vocabulary.correct(raw);
+      if (corrected !== undefined) word = corrected;
     }
     add(features, `w:${word}`, 1);
-    const meaning = meaningOf(word);
+    const meaning = meaningOf(word, language);
     if (meaning !== undefined) add(features, `k:${meaning}`, MEANING_WEIGHT);
     // A shared beginning catches other forms of a word: allerg(ic|y|ens), entreg(a|ar).
     if (word.length > PREFIX_LENGTH) {
@@ -200,10 +204,10 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
 }
 
 /**
- * The content words (stemmed) of `text`, for building a {@link Vocabulary}: names
- * (capitalised words inside a sentence) are left out, as {@link featurise} masks them.
+ * The content words of `text` (folded) with their roots, for building a {@link Vocabulary}:
+ * names (capitalised words inside a sentence) are left out, as {@link featurise} masks them.
  */
-export function contentWords(text: string): string[] {
+export function contentWords(text: string, language = ''): { surface: string; root: string }[] {
   return tokenize(fold(text))
     .filter(
       (t) =>
@@ -212,5 +216,5 @@ export function contentWords(text: string): string[] {
         !isQuestionWord(t.word) &&
         !isName(text, t.start, t.word, {}),
     )
-    .map((t) => stem(t.word));
+    .map((t) => ({ surface: t.word, root: rootOf(t.word, language) }));
 }

@@ -60,8 +60,11 @@ export class IntentIndex {
     this.#choices = new ChoiceSlots(intents);
     const examples: Features[] = [];
     for (const intent of intents) {
-      for (const phrases of Object.values(intent.examples)) {
-        for (const phrase of phrases) for (const w of contentWords(phrase)) this.vocabulary.add(w);
+      for (const [locale, phrases] of Object.entries(intent.examples)) {
+        const language = baseLanguage(locale);
+        for (const phrase of phrases) {
+          for (const w of contentWords(phrase, language)) this.vocabulary.add(w.surface, w.root);
+        }
       }
     }
     intents.forEach((intent, i) => {

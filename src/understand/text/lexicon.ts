@@ -6,7 +6,7 @@
  * general vocabulary of ordering, delivery, accounts and support, written independently
  * of any bot's examples or test messages; bots add their own words through examples.
  */
-import { stem } from '../builtin/features.js';
+import { rootOf, ROOT_LANGUAGES } from './roots.js';
 
 const LINES = `
 cancel scrap abort annul revoke withdraw cancelar anular cancela anula cancele
@@ -41,18 +41,23 @@ move reschedule postpone rearrange mover aplazar posponer reprogramar
 want need like quiero necesito gustaria quisiera
 `;
 
-const MEANING = new Map<string, string>();
-for (const line of LINES.trim().split('\n')) {
-  const words = line.trim().split(/\s+/);
-  const id = words[0] ?? '';
-  for (const w of words) {
-    const key = stem(w);
-    // A word in two lines keeps its first meaning.
-    if (!MEANING.has(key)) MEANING.set(key, id);
+/** Per language (`''` for languages without a stemmer): word root → meaning. */
+const MEANINGS = new Map<string, Map<string, string>>();
+for (const language of ['', ...ROOT_LANGUAGES]) {
+  const meaning = new Map<string, string>();
+  for (const line of LINES.trim().split('\n')) {
+    const words = line.trim().split(/\s+/);
+    const id = words[0] ?? '';
+    for (const w of words) {
+      const key = rootOf(w, language);
+      // A word in two lines keeps its first meaning.
+      if (!meaning.has(key)) meaning.set(key, id);
+    }
   }
+  MEANINGS.set(language, meaning);
 }
 
-/** The lexicon meaning of a stemmed folded word, if it has one. */
-export function meaningOf(stemmed: string): string | undefined {
-  return MEANING.get(stemmed);
+/** The lexicon meaning of a word root ({@link rootOf} in `language`), if it has one. */
+export function meaningOf(root: string, language = ''): string | undefined {
+  return (MEANINGS.get(language) ?? MEANINGS.get(''))?.get(root);
 }

@@ -1,0 +1,45 @@
+/**
+ * Word roots for intent similarity: the Snowball stemmer of the contact's language
+ * (`@orama/stemmers`, Porter2 for English, Snowball for Spanish), so "shipped", "shipping"
+ * and "ships" meet at `ship`, and "enviar", "envío", "enviado" at `envi`. Languages without
+ * a stemmer here keep the plural-stripped word ({@link stem}). Input is folded text.
+ */
+import { stemmer as english } from '@orama/stemmers/english';
+import { stemmer as spanish } from '@orama/stemmers/spanish';
+
+const STEMMERS: Readonly<Record<string, (word: string) => string>> = { en: english, es: spanish };
+
+/** Strips plural endings so "pizzas"/"pizza", "parcels"/"parcel", "tamaños"/"tamaño" meet. */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('es') && /[sxz]es$|ches$|shes$/.test(word)) {
+    return word.slice(0, -2);
+  }
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+
+/** Languages with a Snowball stemmer here. */
+export const ROOT_LANGUAGES: readonly string[] = Object.keys(STEMMERS);
+
+const memo = new Map<string, string>();
+const MEMO_LIMIT = 50_000;
+
+/**
+ * The root of a folded word in `language` (`en`, `es`; others: {@link stem}).
+ * @example
+ * rootOf('shipping', 'en'); // 'ship'
+ * rootOf('enviado', 'es'); // 'envi'
+ */
+export function rootOf(word: string, language: string): string {
+  const stemmer = STEMMERS[language];
+  if (stemmer === undefined || word.length < 3) return stem(word);
+  const key = `${language}:${word}`;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
+  const root = stemmer(word);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, root);
+  return root;
+}
