@@ -10,6 +10,7 @@ import { isNumberWord } from '../text/numbers.js';
 import { isQuestionWord, isStopword } from '../text/stopwords.js';
 import { meaningOf } from '../text/lexicon.js';
 import { rootOf } from '../text/roots.js';
+import { chatWords } from '../text/chat-words.js';
 import type { ChoiceSlots } from './choice-slots.js';
 import { findDates } from './entities/dates.js';
 import { overlaps, type Span } from './entities/span.js';
@@ -44,6 +45,56 @@ const MEANING_WEIGHT = 0.7;
 import { stem } from '../text/roots.js';
 
 export { stem };
+
+/** First letters that sound alike and are swapped in chat ("kiero", "vuscar", "zapato"/"sapato"). */
+const SOUND_ALIKE = ['ckq', 'bv', 'szc', 'yi', 'gj'];
+
+/**
+ * Typos rarely change the first letter; requiring it keeps corrections precise. Except
+ * letters that sound alike, and a dropped silent h ("ola", "acer").
+ */
+function sameStart(word: string, candidate: string): boolean {
+  const a = word[0] ?? '';
+  const b = candidate[0] ?? '';
+  if (a === b) return true;
+  if (b === 'h' && candidate[1] === a) return true;
+  return SOUND_ALIKE.some((set) => set.includes(a) && set.includes(b));
+}
+
+/**
+ * Whether `word` is `candidate` with an ending added ("news"/"new", "added"/"add"): another
+ * word or another form, not a typo of it; the stemmer already meets the forms it knows.
+ */
+function isOtherForm(word: string, candidate: string): boolean {
+  return word.length > candidate.length && word.startsWith(candidate);
+}
+
+/** Whether `word` is `candidate` with two neighbouring letters swapped ("cancle"). */
+function isSwap(word: string, candidate: string): boolean {
+  if (word.length !== candidate.length) return false;
+  for (let i = 0; i + 1 < word.length; i++) {
+    if (word[i] !== candidate[i]) {
+      return (
+        word[i] === candidate[i + 1] &&
+        word[i + 1] === candidate[i] &&
+        word.slice(i + 2) === candidate.slice(i + 2)
+      );
+    }
+  }
+  return false;
+}
+
+/**
+ * The typo distance of `word` from `candidate`: Levenshtein's, with a swap of neighbours
+ * as one edit. A four-letter word is only a typo of a word one letter longer ("ordr",
+ * "piza") or of its swap: any other single edit of a short word is as often another real
+ * word ("life"/"like").
+ */
+function typoDistance(word: string, candidate: string): number {
+  if (isSwap(word, candidate)) return 1;
+  if (word.length === 4 && candidate.length !== 5) return Infinity;
+  return distance(word, candidate);
+}
 
 /**
  * Known words, for typo correction: each surface word (folded) seen in the examples with
@@ -81,9 +132,8 @@ export class Vocabulary {
     let bestDistance = max + 1;
     for (let len = word.length - max; len <= word.length + max; len++) {
       for (const candidate of this.#byLength.get(len) ?? []) {
-        // Typos rarely change the first letter; requiring it keeps corrections precise.
-        if (candidate[0] !== word[0]) continue;
-        const d = distance(word, candidate);
+        if (!sameStart(word, candidate) || isOtherForm(word, candidate)) continue;
+        const d = typoDistance(word, candidate);
         if (d < bestDistance) {
           bestDistance = d;
           best = candidate;
@@ -166,8 +216,13 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
   const folded = fold(text);
   const taken = masks(text, folded, ctx, features);
   let previousName = -2;
-  tokenize(folded).forEach(({ word: raw, start, end }, index) => {
+  tokenize(folded).forEach(({ word: token, start, end }, index) => {
     if (taken.some((t) => overlaps(t, { start, end }))) return;
+    for (const raw of chatWords(token)) addWord(raw, start, index);
+  });
+  return features;
+
+  function addWord(raw: string, start: number, index: number): void {
     if (isNumberWord(raw)) {
       add(features, NUMBER_FEATURE, 1);
       return;
@@ -199,8 +254,7 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
     if (word.length > PREFIX_LENGTH) {
       add(features, `p:${word.slice(0, PREFIX_LENGTH)}`, PREFIX_WEIGHT);
     }
-  });
-  return features;
+  }
 }
 
 /**
@@ -209,6 +263,7 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
  */
 export function contentWords(text: string, language = ''): { surface: string; root: string }[] {
   return tokenize(fold(text))
+    .flatMap((t) => chatWords(t.word).map((word) => ({ word, start: t.start })))
     .filter(
       (t) =>
         !isNumberWord(t.word) &&

@@ -68,6 +68,10 @@ function mergeSpecs(...lists: (readonly SlotSpec[])[]): SlotSpec[] {
   return out;
 }
 
+function choiceSlotsOf(intents: readonly IntentSpec[]): SlotSpec[] {
+  return intents.flatMap((i) => (i.slots ?? []).filter((s) => s.kind === 'oneOf'));
+}
+
 function filledSpecs(input: UnderstandInput): SlotSpec[] {
   const filled = input.filled ?? {};
   const known = mergeSpecs(input.slots, ...input.intents.map((i) => i.slots ?? []));
@@ -133,9 +137,11 @@ export function createBuiltinUnderstander(
         now: input.now,
         defaultCountry: options.defaultCountry,
       };
+      // The top intent's slots, then every other intent's `oneOf` slots: a named choice
+      // ("a medium", "the pepperoni") is that slot's value whatever the intent.
       const slots: SlotValues = extractSlots(
         input.text,
-        mergeSpecs(input.slots, topSpec?.slots ?? []),
+        mergeSpecs(input.slots, topSpec?.slots ?? [], choiceSlotsOf(input.intents)),
         ctx,
       );
       const corrected = corrections(input, ctx);
