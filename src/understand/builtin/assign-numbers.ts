@@ -10,22 +10,50 @@ import { fold, tokenize } from '../text/fold.js';
 import type { NumberMatch } from '../text/numbers.js';
 import { stem } from './features.js';
 
+const PEOPLE = [
+  'people',
+  'guest',
+  'person',
+  'persona',
+  'party',
+  'group',
+  'pax',
+  'adult',
+  'comensal',
+  'diner',
+  'seat',
+  'size',
+];
+const MINUTES = ['minute', 'minuto', 'min', 'late', 'delay', 'wait', 'retraso', 'duration'];
+const NIGHTS = ['night', 'noche', 'stay', 'estancia'];
+const WEIGHT = ['weight', 'peso', 'kg', 'kilo'];
+
 /** Units and the words a slot about them would use. */
 const UNITS: Record<string, readonly string[]> = {
-  kg: ['weight', 'peso', 'kg', 'kilo'],
-  kgs: ['weight', 'peso', 'kg', 'kilo'],
-  kilo: ['weight', 'peso', 'kg', 'kilo'],
-  kilogram: ['weight', 'peso', 'kg', 'kilo'],
-  kilogramo: ['weight', 'peso', 'kg', 'kilo'],
+  kg: WEIGHT,
+  kgs: WEIGHT,
+  kilo: WEIGHT,
+  kilogram: WEIGHT,
+  kilogramo: WEIGHT,
   g: ['weight', 'peso', 'gram'],
   gram: ['weight', 'peso', 'gram'],
   gramo: ['weight', 'peso', 'gram'],
   lb: ['weight', 'peso', 'lb', 'pound'],
   km: ['distance', 'distancia', 'km'],
   mile: ['distance', 'distancia', 'mile'],
-  people: ['people', 'guest', 'person', 'persona'],
-  persona: ['people', 'guest', 'person', 'persona'],
-  person: ['people', 'guest', 'person', 'persona'],
+  people: PEOPLE,
+  persona: PEOPLE,
+  person: PEOPLE,
+  guest: PEOPLE,
+  adult: PEOPLE,
+  pax: PEOPLE,
+  comensal: PEOPLE,
+  us: PEOPLE,
+  minute: MINUTES,
+  min: MINUTES,
+  minuto: MINUTES,
+  night: NIGHTS,
+  noche: NIGHTS,
 };
 
 function slotWords(slot: SlotSpec): Set<string> {

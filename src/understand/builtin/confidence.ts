@@ -5,7 +5,7 @@
  */
 
 /** Similarity at which confidence is 0.5. */
-export const SIMILARITY_MIDPOINT = 0.38;
+export const SIMILARITY_MIDPOINT = 0.33;
 /** Steepness of the curve. */
 const SLOPE = 14;
 

@@ -9,7 +9,7 @@ import { fold, localeRegion } from '../text/fold.js';
 import { findNumbers, type NumberMatch } from '../text/numbers.js';
 import { findAmounts } from './entities/amount.js';
 import { findChoices } from './entities/choices.js';
-import { findDates } from './entities/dates.js';
+import { findDates, type DateMatch } from './entities/dates.js';
 import { findEmails } from './entities/email.js';
 import { findPhones } from './entities/phone.js';
 import { Claims } from './entities/span.js';
@@ -76,7 +76,7 @@ export function extractSlots(
   const country = localeRegion(ctx.locale) ?? ctx.defaultCountry;
   // libphonenumber is the costliest reader: only when the text has a run of digits.
   const phones = PHONE_LIKE.test(text)
-    ? findPhones(text, country).filter((p) => !claims.taken(p))
+    ? findPhones(text, country, ctx.language).filter((p) => !claims.taken(p))
     : [];
   give(slotsOf(specs, 'phone'), phones, (p) => ({ value: p.value, text: at(p) }));
   phones.forEach((p) => claims.claim(p));
@@ -91,6 +91,7 @@ export function extractSlots(
   const dates = findDates(text, folded, ctx.language, ctx.timezone, ctx.now).filter(
     (d) => !claims.taken(d),
   );
+  const taken = new Set<DateMatch>();
   for (const slot of slotsOf(specs, 'date', 'time', 'datetime')) {
     const d = dates.find((m) =>
       slot.kind === 'date'
@@ -106,10 +107,13 @@ export function extractSlots(
         : slot.kind === 'time'
           ? d.time
           : `${d.date ?? ''}T${d.time ?? '00:00'}`;
-    if (value !== undefined) out[slot.name] = { value, text: d.text };
+    if (value === undefined) continue;
+    out[slot.name] = { value, text: d.text };
+    taken.add(d);
   }
-  // A date or time is never a quantity, even when no slot took it.
-  dates.forEach((d) => claims.claim(d));
+  // A date or time is never a quantity, even when no slot took it; an amount of time
+  // ("10 mins late") no date slot took is a number of minutes.
+  dates.filter((d) => d.duration !== true || taken.has(d)).forEach((d) => claims.claim(d));
 
   for (const slot of slotsOf(specs, 'oneOf')) {
     const found = findChoices(folded, slot.choices ?? []).filter((c) => !claims.taken(c));

@@ -40,7 +40,7 @@ const PREFIX_LENGTH = 5;
 const NUMBER_FEATURE = 'w:#';
 const CHOICE_WEIGHT = 1;
 const QUESTION_WEIGHT = 0.6;
-const MEANING_WEIGHT = 0.7;
+const MEANING_WEIGHT = 0.4;
 
 import { stem } from '../text/roots.js';
 
@@ -133,7 +133,9 @@ export class Vocabulary {
     for (let len = word.length - max; len <= word.length + max; len++) {
       for (const candidate of this.#byLength.get(len) ?? []) {
         if (!sameStart(word, candidate) || isOtherForm(word, candidate)) continue;
-        const d = typoDistance(word, candidate);
+        // Spanish chat writes "qu" as "k": "kiero", "ke", "kieres".
+        const spelled = word[0] === 'k' && candidate.startsWith('qu') ? `qu${word.slice(1)}` : word;
+        const d = typoDistance(spelled, candidate);
         if (d < bestDistance) {
           bestDistance = d;
           best = candidate;

@@ -5,13 +5,15 @@
  * dropped first.
  */
 import type { IntentSpec } from '../types.js';
+import { CHATTER_ID, CHATTER_PHRASES } from './chatter-phrases.js';
 import { HANDOFF_ID, HANDOFF_PHRASES } from './handoff-phrases.js';
 import { IntentIndex } from './intent-index.js';
 
 const HANDOFF: IntentSpec = { id: HANDOFF_ID, examples: HANDOFF_PHRASES };
+const CHATTER: IntentSpec = { id: CHATTER_ID, examples: CHATTER_PHRASES };
 const MAX_SETS = 64;
 
-/** Caches one {@link IntentIndex} per set of intents (the handoff phrases included). */
+/** Caches one {@link IntentIndex} per set of intents (the handoff and chatter phrases included). */
 export class IndexCache {
   readonly #byArray = new WeakMap<readonly IntentSpec[], IntentIndex>();
   readonly #byIds = new Map<string, IntentIndex>();
@@ -22,14 +24,18 @@ export class IndexCache {
     if (hit !== undefined) return hit;
     const key = intents.map((i) => i.id).join('\u0000');
     const same = this.#byIds.get(key);
-    // The handoff pseudo-intent is the last one; the others must be the very same objects.
+    // The handoff and chatter pseudo-intents are the last ones; the others must be the very same objects.
     if (same !== undefined && intents.every((intent, i) => same.intents[i] === intent)) {
       this.#byIds.delete(key);
       this.#byIds.set(key, same);
       this.#byArray.set(intents, same);
       return same;
     }
-    const index = new IntentIndex([...intents, HANDOFF], [HANDOFF_ID]);
+    const index = new IntentIndex(
+      [...intents, HANDOFF, CHATTER],
+      [HANDOFF_ID, CHATTER_ID],
+      CHATTER_ID,
+    );
     this.#byIds.set(key, index);
     if (this.#byIds.size > MAX_SETS) {
       const oldest = this.#byIds.keys().next().value;

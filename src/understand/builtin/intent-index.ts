@@ -10,6 +10,7 @@
 import type { IntentSpec } from '../types.js';
 import { baseLanguage } from '../text/fold.js';
 import { ChoiceSlots } from './choice-slots.js';
+import { SoftmaxModel } from './softmax.js';
 import { contentWords, featurise, evidenceOf, Vocabulary, type Features } from './features.js';
 
 /** Examples in another language than the contact's count this much (when the intent has examples in the contact's). */
@@ -17,7 +18,7 @@ const OTHER_LANGUAGE_WEIGHT = 0.9;
 /** Weight of coverage in the blend (the rest is the best example's cosine). */
 const COVERAGE_SHARE = 0.5;
 /** An unknown word weighs this much more than a word of one intent only, in coverage. */
-const UNKNOWN_WORD_FACTOR = 1.2;
+const UNKNOWN_WORD_FACTOR = 0.6;
 
 interface Posting {
   readonly example: number;
@@ -29,6 +30,8 @@ export interface RawScore {
   readonly id: string;
   /** Blend of best-example cosine and coverage, in 0..1. */
   readonly similarity: number;
+  /** The classifier's probability of this intent (all intents and built-ins sum to 1). */
+  readonly probability: number;
 }
 
 const isCoverageFeature = (name: string): boolean => !name.startsWith('t:');
@@ -54,9 +57,18 @@ export class IntentIndex {
   /** Intents scored by their best example only (no coverage): the built-in handoff phrases. */
   readonly #exampleOnly: ReadonlySet<string>;
 
-  constructor(intents: readonly IntentSpec[], exampleOnly: readonly string[] = []) {
+  readonly #model: SoftmaxModel;
+  /** The built-in intent matched by its words only (chatter). */
+  readonly #wordsOnly: string | undefined;
+
+  constructor(
+    intents: readonly IntentSpec[],
+    exampleOnly: readonly string[] = [],
+    wordsOnly?: string,
+  ) {
     this.intents = intents;
     this.#exampleOnly = new Set(exampleOnly);
+    this.#wordsOnly = wordsOnly;
     this.#choices = new ChoiceSlots(intents);
     const examples: Features[] = [];
     for (const intent of intents) {
@@ -73,11 +85,12 @@ export class IntentIndex {
         const language = baseLanguage(locale);
         languages.add(language);
         for (const phrase of phrases) {
-          const features = featurise(phrase, {
+          const all = featurise(phrase, {
             choices: this.#choices,
             language,
             vocabulary: this.vocabulary,
           });
+          const features = this.#keep(intent.id, all);
           examples.push(features);
           this.#exampleIntent.push(i);
           this.#exampleLanguage.push(language);
@@ -100,13 +113,29 @@ export class IntentIndex {
       this.#intentIdf.set(name, Math.log(1 + k / set.size));
     this.#unknownIntentIdf = Math.log(1 + k) * UNKNOWN_WORD_FACTOR;
     this.#evidence = Math.log(1 + k / 2);
-    examples.forEach((features, example) => {
-      for (const [name, weight] of this.#weigh(features)) {
+    const vectors = examples.map((features) => this.#weigh(features));
+    this.#model = new SoftmaxModel(vectors, this.#exampleIntent, intents.length);
+    examples.forEach((_, example) => {
+      for (const [name, weight] of vectors[example] as Map<string, number>) {
         const list = this.#postings.get(name) ?? [];
         list.push({ example, weight });
         this.#postings.set(name, list);
       }
     });
+  }
+
+  /**
+   * The features a built-in phrase is indexed with. Values ("at 4pm", "two") are never a
+   * sign of a request for a person or of chatter; for chatter, lexicon meanings are not
+   * either ("quiero" ~ want is in every bot's examples): it matches by its own words only.
+   */
+  #keep(id: string, features: Features): Features {
+    if (!this.#exampleOnly.has(id)) return features;
+    const keep =
+      id === this.#wordsOnly
+        ? (name: string) => /^[wpq]:/.test(name) && name !== 'w:#'
+        : (name: string) => evidenceOf(name) > 0;
+    return new Map([...features].filter(([name]) => keep(name)));
   }
 
   /** TF-IDF weights, L2-normalised. */
@@ -174,8 +203,10 @@ export class IntentIndex {
       if (s > (best[intent] ?? 0)) best[intent] = s;
     }
     const { share, evidence } = this.#coverage(features);
+    const probability = this.#model.predict(query);
     const out: RawScore[] = this.intents.map((intent, i) => ({
       id: intent.id,
+      probability: probability[i] ?? 0,
       similarity: this.#exampleOnly.has(intent.id)
         ? (best[i] ?? 0)
         : Math.min(1, (best[i] ?? 0) * (1 - COVERAGE_SHARE) + (share[i] ?? 0) * COVERAGE_SHARE) *

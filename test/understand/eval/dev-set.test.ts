@@ -1,10 +1,15 @@
 /**
- * The builtin understander on the labelled development set (test/fixtures/understand):
- * a regression of intent accuracy, slot accuracy or out-of-scope confidence fails here.
- * The floors are the figures measured when the set was made, rounded down a little.
+ * The builtin understander on the labelled sets (test/fixtures/understand): a regression of
+ * intent accuracy, slot accuracy or out-of-scope confidence fails here. pizza and courier
+ * are the development set the understander was tuned on; salon, card and restaurant
+ * (heldout/) were written from the docs alone by someone who had not read the
+ * understander, as the issue's check does. The floors are the figures measured when the
+ * sets were last tuned on, rounded down a little.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadBot } from '../../../src/bot/load-bot.js';
+import { intentsOf } from '../../../src/bot/resolve-understanding.js';
 import {
   createBuiltinUnderstander,
   DEFAULT_UNDERSTAND_THRESHOLD,
@@ -17,28 +22,40 @@ import {
 import type { IntentSpec } from '../../../src/understand/types.js';
 
 const dir = new URL('../../fixtures/understand/', import.meta.url);
-const load = (domain: string) => ({
-  intents: JSON.parse(readFileSync(new URL(`${domain}-intents.json`, dir), 'utf8')) as IntentSpec[],
-  rows: parseLabelledCsv(readFileSync(new URL(`${domain}.csv`, dir), 'utf8')),
-});
-const NOW = Date.parse('2026-03-04T10:00:00Z');
+const read = (path: string): string => readFileSync(new URL(path, dir), 'utf8');
 
-describe('builtin understander on the development set', () => {
+/** A development domain: intents as JSON; its labels are relative to 2026-03-04. */
+const dev = (domain: string) => ({
+  intents: JSON.parse(read(`${domain}-intents.json`)) as IntentSpec[],
+  rows: parseLabelledCsv(read(`${domain}.csv`)),
+  now: Date.parse('2026-03-04T10:00:00Z'),
+});
+
+/** A held-out domain: a flow file as a bot author writes it; labels relative to 2026-11-28. */
+const heldout = async (domain: string) => {
+  const loaded = await loadBot(new URL(`heldout/${domain}/${domain}.yaml`, dir).pathname);
+  if (loaded.status === 'error') throw new Error(loaded.message);
+  return {
+    intents: intentsOf(loaded.bot.flows),
+    rows: parseLabelledCsv(read(`heldout/${domain}/labelled.csv`)),
+    now: Date.parse('2026-11-28T12:00:00Z'),
+  };
+};
+
+describe('builtin understander on the labelled sets', () => {
   it.each([
     // domain, intent accuracy, slot accuracy, confident-wrong on out-of-scope (max)
-    ['pizza', 0.82, 0.84, 0.05],
-    ['courier', 0.8, 0.85, 0.15],
+    ['pizza', 0.86, 0.95, 0.05],
+    ['courier', 0.88, 0.85, 0.05],
+    ['salon', 0.82, 0.88, 0.13],
+    ['card', 0.85, 0.9, 0.05],
+    ['restaurant', 0.84, 0.88, 0.05],
   ] as const)('should keep %s at its measured figures', async (domain, intents, slots, wrong) => {
-    const set = load(domain);
-    const report = await evaluate(
-      createBuiltinUnderstander({ defaultCountry: 'GB' }),
-      set.intents,
-      set.rows,
-      {
-        threshold: DEFAULT_UNDERSTAND_THRESHOLD,
-        now: NOW,
-      },
-    );
+    const set = domain === 'pizza' || domain === 'courier' ? dev(domain) : await heldout(domain);
+    const report = await evaluate(createBuiltinUnderstander(), set.intents, set.rows, {
+      threshold: DEFAULT_UNDERSTAND_THRESHOLD,
+      now: set.now,
+    });
     expect(report.rows).toBeGreaterThan(120);
     expect(report.intentAccuracy, formatEvalReport(report)).toBeGreaterThanOrEqual(intents);
     expect(report.slotAccuracy, formatEvalReport(report)).toBeGreaterThanOrEqual(slots);

@@ -7,6 +7,7 @@ import { distance } from 'fastest-levenshtein';
 import type { SlotChoice } from '../../types.js';
 import { tokenize, fold, type Token } from '../../text/fold.js';
 import { stem } from '../features.js';
+import { rootOf } from '../../text/roots.js';
 import type { Span } from './span.js';
 
 /** A choice found in the text. */
@@ -17,9 +18,18 @@ export interface ChoiceMatch extends Span {
   readonly edits: number;
 }
 
-/** Edits between two stemmed words, when within a typo's reach. */
-function wordEdits(sa: string, sb: string): number | undefined {
-  if (sa === sb) return 0;
+/** Whether two folded words have one root in English or Spanish ("dries"/"dry", "cortarme"/"cortar"). */
+function sameRoot(a: string, b: string): boolean {
+  for (const language of ['en', 'es']) {
+    const root = rootOf(a, language);
+    if (root.length >= 3 && root === rootOf(b, language)) return true;
+  }
+  return false;
+}
+
+/** Edits between two words (stemmed `sa`/`sb`, folded `a`/`b`), when within a typo's reach. */
+function wordEdits(sa: string, sb: string, a: string, b: string): number | undefined {
+  if (sa === sb || sameRoot(a, b)) return 0;
   const shortest = Math.min(sa.length, sb.length);
   if (shortest < 4) return undefined;
   const max = shortest >= 8 ? 2 : 1;
@@ -30,7 +40,10 @@ function wordEdits(sa: string, sb: string): number | undefined {
 
 interface Phrase {
   readonly value: string;
+  /** Stemmed words. */
   readonly words: readonly string[];
+  /** Folded words. */
+  readonly folded: readonly string[];
 }
 
 const cache = new WeakMap<readonly SlotChoice[], Phrase[]>();
@@ -41,8 +54,8 @@ function phrases(choices: readonly SlotChoice[]): Phrase[] {
   const out: Phrase[] = [];
   for (const c of choices) {
     for (const p of [c.value, ...(c.synonyms ?? [])]) {
-      const words = tokenize(fold(p)).map((t) => stem(t.word));
-      if (words.length > 0) out.push({ value: c.value, words });
+      const folded = tokenize(fold(p)).map((t) => t.word);
+      if (folded.length > 0) out.push({ value: c.value, words: folded.map(stem), folded });
     }
   }
   // Longer phrases first: "four cheese" before a "cheese" synonym elsewhere.
@@ -72,7 +85,12 @@ export function findChoices(
       for (let k = 0; k < phrase.words.length && ok; k++) {
         const e = used[i + k]
           ? undefined
-          : wordEdits(stems[i + k] as string, phrase.words[k] as string);
+          : wordEdits(
+              stems[i + k] as string,
+              phrase.words[k] as string,
+              (tokens[i + k] as Token).word,
+              phrase.folded[k] as string,
+            );
         if (e === undefined) ok = false;
         else edits += e;
       }

@@ -12,6 +12,8 @@ export interface DateMatch extends Span {
   readonly date?: string;
   /** `HH:MM`, when the text names an hour. */
   readonly time?: string;
+  /** An amount of time from now ("10 mins", "in 2 hours"): also a plain number of minutes or hours. */
+  readonly duration?: true;
   readonly text: string;
 }
 
@@ -69,6 +71,22 @@ const TIME_CUE =
 const PM_AFTER = /^\s*(?:de la|por la) (?:tarde|noche)\b/;
 const AM_AFTER = /^\s*(?:de la|por la) manana\b/;
 const PASADO_BEFORE = /pasado\s+$/;
+const DURATION =
+  /^(?:in\s+|en\s+|dentro\s+de\s+)?\d+\s*(?:mins?|minutes?|minutos?|hrs?|hours?|horas?)$/;
+const NOW_WORDS = /^(?:right\s+)?now$|^ahora(?:\s+mismo)?$/;
+const HALF_YEAR_MS = 183 * 24 * 3_600_000;
+
+/**
+ * A day and month without a year is the nearest such day: "on 5 December" is ahead,
+ * "charged on 15 November" (said on 28 November) is behind, "20 January" (said in
+ * November) is next year. chrono's forward dating alone would put every one ahead.
+ */
+function nearestYear(day: Date, yearless: boolean, reference: Date): Date {
+  if (!yearless) return day;
+  const behind = new Date(day);
+  behind.setFullYear(day.getFullYear() - 1);
+  return reference.getTime() - behind.getTime() < HALF_YEAR_MS ? behind : day;
+}
 
 /**
  * Every date or time in `text` (`folded` is the same text folded, for the Spanish fixes),
@@ -110,10 +128,16 @@ function parseDates(
       const hasDay = s.isCertain('day') || s.isCertain('weekday');
       const hasTime = s.isCertain('hour');
       if (!hasDay && !hasTime) continue; // "tarde" alone, "noche": a part of day, not a date
+      // "now", "ahora": the moment of writing, not a date or time the customer gives.
+      if (NOW_WORDS.test(folded.slice(r.index, r.index + r.text.length))) continue;
       if (!hasDay && !TIME_CUE.test(folded.slice(r.index, r.index + r.text.length))) continue;
       let start = r.index;
       let end = r.index + r.text.length;
-      const day = new Date(s.get('year') ?? 0, (s.get('month') ?? 1) - 1, s.get('day') ?? 1);
+      const day = nearestYear(
+        new Date(s.get('year') ?? 0, (s.get('month') ?? 1) - 1, s.get('day') ?? 1),
+        s.isCertain('day') && s.isCertain('month') && !s.isCertain('year'),
+        reference,
+      );
       if (PASADO_BEFORE.test(folded.slice(0, start)) && /^manana/.test(folded.slice(start))) {
         // chrono reads "pasado mañana" (the day after tomorrow) as "mañana".
         day.setDate(day.getDate() + 1);
@@ -135,6 +159,7 @@ function parseDates(
           ? { date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}` }
           : {}),
         ...(hasTime ? { time: `${pad(hour)}:${pad(s.get('minute') ?? 0)}` } : {}),
+        ...(DURATION.test(folded.slice(start, end)) ? { duration: true as const } : {}),
       });
     }
     if (out.length > 0) return out;
