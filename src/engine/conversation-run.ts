@@ -126,9 +126,17 @@ export class ConversationRun {
         }
         this.#unwindForTrigger(payload.message);
         // Understood before the machine sees it (the machine is pure), exactly once.
-        const heard = await understandInbound(this.#deps, this.#flow(), doc, payload.message, () =>
-          this.#save(),
+        const frames = [...(doc.stack ?? [])].reverse();
+        const heard = await understandInbound(
+          this.#deps,
+          this.#flow(),
+          doc,
+          payload.message,
+          () => this.#save(),
+          frames.flatMap((f) => this.#deps.flows.get(f.flowId) ?? []),
         );
+        // A caller's global intent took the text: the sub-flow is left, as for a trigger.
+        if (heard.caller !== undefined) this.#unwindTo(frames.length - 1 - heard.caller, 'intent');
         await this.#feed({ type: 'inbound.message', message: heard.message });
         return;
       }
@@ -327,22 +335,31 @@ export class ConversationRun {
       if (frame === undefined) continue;
       const caller = this.#deps.flows.get(frame.flowId);
       if (caller?.hasTrigger?.(message) !== true) continue;
-      this.dispose();
-      // The caller numbers its effects after the sub-flow's (a send record id is its seq).
-      const used = Math.max(doc.lastEffectSeq, contextSeq(doc.snapshot));
-      doc.flowId = frame.flowId;
-      doc.flowVersion = frame.flowVersion;
-      doc.snapshot = withSeqAtLeast(frame.snapshot, used);
-      doc.state = frame.state;
-      const rest = stack.slice(0, i);
-      if (rest.length > 0) doc.stack = rest;
-      else delete doc.stack;
-      this.#deps.logger.info('a caller trigger left the sub-flow', {
-        conversationId: this.#id,
-        flow: frame.flowId,
-      });
+      this.#unwindTo(i, 'trigger');
       return;
     }
+  }
+
+  /** Leaves the sub-flows above stack frame `i`: that frame's caller runs again. */
+  #unwindTo(i: number, why: 'trigger' | 'intent'): void {
+    const doc = this.#doc;
+    const stack = doc.stack ?? [];
+    const frame = stack[i];
+    if (frame === undefined) return;
+    this.dispose();
+    // The caller numbers its effects after the sub-flow's (a send record id is its seq).
+    const used = Math.max(doc.lastEffectSeq, contextSeq(doc.snapshot));
+    doc.flowId = frame.flowId;
+    doc.flowVersion = frame.flowVersion;
+    doc.snapshot = withSeqAtLeast(frame.snapshot, used);
+    doc.state = frame.state;
+    const rest = stack.slice(0, i);
+    if (rest.length > 0) doc.stack = rest;
+    else delete doc.stack;
+    this.#deps.logger.info(`a caller ${why} left the sub-flow`, {
+      conversationId: this.#id,
+      flow: frame.flowId,
+    });
   }
 
   #stepFailed(eventType: string, error: unknown): void {

@@ -250,8 +250,13 @@ function decideInbound(
   if (state.handoff !== undefined) return IGNORE;
   const trigger = triggerTarget(rt, msg);
   if (trigger !== undefined) return goto(trigger);
-  if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null)
+  if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null) {
+    // The sub-flow it ran was left for one of this flow's global intents (the engine
+    // decided it, docs/understanding.md): act on that intent only.
+    if (state.subflow !== undefined && msg.understood?.fromSubflow === true)
+      return understood(rt, name, state, w, msg, () => IGNORE);
     return IGNORE;
+  }
   if (rt.nlu !== undefined && w.clarify !== undefined && w.clarify !== null) {
     const picked = clarifyChoice(rt, w, name, msg);
     if (picked !== undefined) return decideClarified(rt, rt.nlu, name, w, picked);
