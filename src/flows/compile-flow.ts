@@ -86,6 +86,12 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
     // A flow without understanding still answers the query inside a sub-flow, where its
     // callers' global intents act (with `outer`); it never asks for its own texts.
     understandQuery: queryOf(rt, rt.nlu ?? EMPTY_NLU),
+    burstOf: (snapshot, timer) => {
+      const context: unknown = Reflect.get(Object(snapshot), 'context');
+      if (typeof context !== 'object' || context === null) return undefined;
+      const burst = toWork(context as CompiledContext).burst;
+      return burst !== undefined && burst !== null && burst.timer === timer ? burst.text : undefined;
+    },
     ...(rt.nlu === undefined
       ? {}
       : {

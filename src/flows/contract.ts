@@ -150,7 +150,12 @@ export type FlowEvent =
       readonly reason: 'error' | 'timeout' | 'unknown_outcome';
       readonly message: string;
     }
-  | { readonly type: 'timer.fired'; readonly name: string }
+  | {
+      readonly type: 'timer.fired';
+      readonly name: string;
+      /** When the timer ends a debounce state's burst: the collected text's understanding. */
+      readonly understood?: Understood;
+    }
   /** An accepted send failed later (status `failed` / `message.failed`), or was rejected. */
   | {
       readonly type: 'send.failed';
@@ -318,6 +323,11 @@ export interface RunnableFlow {
     message: InboundMessage,
     outer?: readonly IntentSpec[],
   ) => UnderstandQuery | undefined;
+  /**
+   * The text a debounce state collected, when `timer` (in the persisted `snapshot`) ends
+   * its burst: the engine understands it before feeding the timer, like an inbound text.
+   */
+  readonly burstOf?: (snapshot: unknown, timer: string) => string | undefined;
   /**
    * What to do with a snapshot persisted under another version of this flow:
    * `restart` drops it and starts the conversation again; `migrate` returns a new

@@ -1,4 +1,4 @@
-import type { FlowEvent, InboundMessage, Vars } from './contract.js';
+import type { FlowEvent, InboundMessage, Understood, Vars } from './contract.js';
 import type { MenuDef, StateDef } from './flow-schema.js';
 import {
   applySet,
@@ -78,7 +78,7 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
       return toFlowError(name, rt.def.onError, error);
     }
     case 'timer.fired':
-      return decideTimer(rt, name, state, w, event.name);
+      return decideTimer(rt, name, state, w, event.name, event.understood);
     case 'send.failed':
     case 'send.unknown': {
       if (event.seq <= (w.sendFailureSeq ?? 0)) return IGNORE;
@@ -145,12 +145,16 @@ function decideSubflowDone(
   };
 }
 
+/** Id prefix of the text a debounce state collected, decided when its timer fires. */
+export const BURST_ID_PREFIX = 'burst:';
+
 function decideTimer(
   rt: FlowRuntime,
   name: string,
   state: StateDef,
   w: Work,
   timer: string,
+  heard: Understood | undefined,
 ): Decision {
   const delay = w.delay;
   if (delay !== undefined && delay !== null && delay.timer === timer)
@@ -158,11 +162,12 @@ function decideTimer(
   const burst = w.burst;
   if (burst !== undefined && burst !== null && burst.timer === timer) {
     const msg: InboundMessage = {
-      id: `burst:${timer}`,
+      id: `${BURST_ID_PREFIX}${timer}`,
       conversationId: '',
       type: 'text',
       occurredAt: '',
       text: burst.text,
+      ...(heard === undefined ? {} : { understood: heard }),
     };
     const d = decideInbound(rt, name, state, { ...w, burst: null }, msg, true);
     if (d.kind === 'goto') return d;

@@ -1,7 +1,7 @@
 import type { IntentSpec, OptionSpec, SlotSpec } from '../understand/types.js';
 import type { InboundMessage, VarValue } from './contract.js';
 import { sayItems } from './content-schema.js';
-import { triggerTarget, typedChoice } from './decide.js';
+import { BURST_ID_PREFIX, triggerTarget, typedChoice } from './decide.js';
 import type { StateDef } from './flow-schema.js';
 import { localeOf, menuRows, stateOf, translate, type FlowRuntime } from './flow-runtime.js';
 import type { Work } from './machine-context.js';
@@ -84,7 +84,9 @@ export function understandQuery(
   if (state.handoff !== undefined || state.understand === false) return undefined;
   if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null)
     return undefined;
-  if (msg.optionId !== undefined || state.debounce !== undefined) return undefined;
+  if (msg.optionId !== undefined) return undefined;
+  // A debounce state's texts are understood together, when its burst ends.
+  if (state.debounce !== undefined && !msg.id.startsWith(BURST_ID_PREFIX)) return undefined;
   if (clarifyChoice(rt, w, name, msg) !== undefined) return undefined;
   const here = state.understand;
   const local = Object.keys(here?.intents ?? {}).flatMap((id) => specOf(nlu, id));
