@@ -159,6 +159,8 @@ export {
   redactPersonal,
   MemoryLlmBudget,
   RedisLlmBudget,
+  shareLlmBudget,
+  isLlmUnderstander,
   modelAnswerSchema,
   KnowledgeBase,
   loadKnowledge,
