@@ -140,6 +140,8 @@ if (runs('webhook')) {
     );
   };
   storeRows('memory', (r) => r.memory, 0.7, 0.3);
+  // The same targets with a flow that has intents: every text is understood (builtin).
+  storeRows('memory, understanding on', (r) => r.memoryUnderstood, 0.7, 0.3);
   storeRows('SQLite', (r) => r.sqlite, 0.5, 0.2);
   storeRows('Redis', (r) => r.redis, 0.5, 0.25);
   if (web.scale !== undefined) {

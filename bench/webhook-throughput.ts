@@ -70,6 +70,8 @@ export async function pipeline(
 export interface WebhookRound {
   readonly echo: LoadFigures;
   readonly memory: PipelineFigures;
+  /** The memory store, the flow with intents: every text understood (BENCH_UNDERSTAND=1). */
+  readonly memoryUnderstood: PipelineFigures;
   /** The SQLite store (the durable default of `switchboard run`) on a fresh file. */
   readonly sqlite: PipelineFigures;
   readonly redis: PipelineFigures | undefined;
@@ -126,13 +128,14 @@ async function storeRun(
   tag: string,
   fixed: boolean,
   redisPrefix = '',
+  env: Record<string, string> = {},
 ): Promise<{ figures: PipelineFigures; fixed: LoadFigures | undefined }> {
   // A fresh state file per run, removed afterwards.
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-state-'));
   const where =
     mode === 'bot-sqlite' ? join(dir, 'state.db') : mode === 'bot-redis' ? redisPrefix : undefined;
   try {
-    const target = await spawnTarget(mode, where);
+    const target = await spawnTarget(mode, where, { env });
     const figures = await pipeline([target], tag);
     const fixedFigures = fixed ? await fixedRate(target, '/callbacks', `${tag}fixed`) : undefined;
     await target.stop();
@@ -162,6 +165,9 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
       const echoFixed = first ? await fixedRate(echoTarget, '/echo', 'echofixed') : undefined;
       await echoTarget.stop();
       const memory = await storeRun('bot-memory', `mem${r}`, first);
+      const understood = await storeRun('bot-memory', `nlu${r}`, false, '', {
+        BENCH_UNDERSTAND: '1',
+      });
       const sqlite = await storeRun('bot-sqlite', `sql${r}`, first);
       let redis: Awaited<ReturnType<typeof storeRun>> | undefined;
       if (redisUp) {
@@ -172,7 +178,13 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
           process.stderr.write(`Redis benchmarks skipped: ${String(error)}\n`);
         }
       }
-      rounds.push({ echo, memory: memory.figures, sqlite: sqlite.figures, redis: redis?.figures });
+      rounds.push({
+        echo,
+        memory: memory.figures,
+        memoryUnderstood: understood.figures,
+        sqlite: sqlite.figures,
+        redis: redis?.figures,
+      });
       if (
         first &&
         echoFixed !== undefined &&
