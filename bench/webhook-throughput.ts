@@ -24,6 +24,8 @@ export interface PipelineFigures {
   /** Inbound messages fully processed (machine fed, sends done) per second, load + drain. */
   readonly endToEndPerSec: number;
   readonly drainSec: number;
+  /** CPU (user + system) of the target per processed message, load + drain, ms. */
+  readonly cpuMsPerMessage: number;
 }
 
 /** Drives `targets` with signed callbacks, then waits until every acked one was processed. */
@@ -33,10 +35,9 @@ export async function pipeline(
   connections = CONNECTIONS,
 ): Promise<PipelineFigures> {
   // Target stats are cumulative: count only what this run's load produced.
-  const before = (await Promise.all(targets.map((t) => t.stats()))).reduce(
-    (s, x) => s + x.events,
-    0,
-  );
+  const initial = await Promise.all(targets.map((t) => t.stats()));
+  const before = initial.reduce((s, x) => s + x.events, 0);
+  const cpuBefore = initial.reduce((s, x) => s + x.cpuMicros, 0);
   const started = Date.now();
   const loads = await Promise.all(
     targets.map((t, i) =>
@@ -58,11 +59,16 @@ export async function pipeline(
   while ((await done()) < acked && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   const processed = Math.min(acked, await done());
   const total = (Date.now() - started) / 1000;
+  const cpuAfter = (await Promise.all(targets.map((t) => t.stats()))).reduce(
+    (s, x) => s + x.cpuMicros,
+    0,
+  );
   const merged = mergeLoads(loads, acked);
   return {
     load: merged,
     endToEndPerSec: processed / total,
     drainSec: (Date.now() - loadEnd) / 1000,
+    cpuMsPerMessage: processed === 0 ? Number.NaN : (cpuAfter - cpuBefore) / 1000 / processed,
   };
 }
 
