@@ -172,7 +172,11 @@ function callerTaking(
   if (caller < 0) return undefined;
   return {
     caller,
-    result: { source: r.source, intent: best, ...(r.slots === undefined ? {} : { slots: r.slots }) },
+    result: {
+      source: r.source,
+      intent: best,
+      ...(r.slots === undefined ? {} : { slots: r.slots }),
+    },
   };
 }
 

@@ -90,7 +90,9 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
       const context: unknown = Reflect.get(Object(snapshot), 'context');
       if (typeof context !== 'object' || context === null) return undefined;
       const burst = toWork(context as CompiledContext).burst;
-      return burst !== undefined && burst !== null && burst.timer === timer ? burst.text : undefined;
+      return burst !== undefined && burst !== null && burst.timer === timer
+        ? burst.text
+        : undefined;
     },
     ...(rt.nlu === undefined
       ? {}

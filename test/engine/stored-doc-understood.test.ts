@@ -91,7 +91,9 @@ describe('stored documents with an understanding (format 5)', () => {
     const newer = { ...toStoredDoc(doc(true, done), false), v: 6 };
     expect(parseStoredDoc(viaJson(newer))).toEqual({
       status: 'invalid',
-      error: expect.stringMatching(/document format 6 .*newer switchboard.*reads up to 5/) as unknown,
+      error: expect.stringMatching(
+        /document format 6 .*newer switchboard.*reads up to 5/,
+      ) as unknown,
     });
     const bad = { ...toStoredDoc(doc(true, done), false), understood: { status: 'maybe' } };
     const parsed = parseStoredDoc(viaJson(bad));

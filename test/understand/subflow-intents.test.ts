@@ -84,15 +84,12 @@ describe('intents of a calling flow inside a sub-flow', () => {
       'a person please': { handoff: true },
       'no idea': {},
     });
-    chat = await createTestConversation(
-      defineBot({ flows: [defineFlow(main), defineFlow(sub)] }),
-      { understander: u },
-    );
+    chat = await createTestConversation(defineBot({ flows: [defineFlow(main), defineFlow(sub)] }), {
+      understander: u,
+    });
     await chat.say('hi');
     await chat.tap('Address');
-    expect(chat.turn().map((m) => (m.type === 'text' ? m.text : m.type))).toEqual([
-      'Your street?',
-    ]);
+    expect(chat.turn().map((m) => (m.type === 'text' ? m.text : m.type))).toEqual(['Your street?']);
   }
   const said = (): string[] => chat.turn().map((m) => (m.type === 'text' ? m.text : m.type));
 

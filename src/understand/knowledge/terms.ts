@@ -12,7 +12,8 @@ import { stem } from '../builtin/features.js';
 export const TERM_LENGTH = 6;
 
 /** Words that ask a question ("how long", "which", "cuántos"): they say what kind, not what about. */
-const QUESTION = `what whats which who whom whose when where why how can could do does did will would
+const QUESTION =
+  `what whats which who whom whose when where why how can could do does did will would
   long many much often que cual cuales quien quienes cuando donde como cuanto cuanta cuantos
   cuantas porque puedo puede pueden`.split(/\s+/);
 
