@@ -37,3 +37,40 @@ export function pollingFlow(): RunnableFlow {
     }),
   );
 }
+
+/**
+ * The echo flow with understanding on (the webhook bench's "understanding on" variant):
+ * eight global intents of ten examples each, and the free-text ask of {@link benchFlow},
+ * so every inbound text is understood by the builtin before the ask takes it (row 6 of
+ * the precedence table: no intent reaches the threshold for "hello n").
+ */
+export function benchUnderstandFlow(): RunnableFlow {
+  const topics = ['order', 'track', 'cancel', 'refund', 'hours', 'menu', 'address', 'agent'];
+  const intents = Object.fromEntries(
+    topics.map((topic) => [
+      topic,
+      {
+        examples: {
+          en: Array.from({ length: 10 }, (_, i) =>
+            [`I want to ${topic} please`, `can you help me ${topic}`, `${topic} number ${i}`][
+              i % 3
+            ]!.concat(i < 3 ? '' : ` ${i}`),
+          ),
+        },
+        goto: 'reply',
+      },
+    ]),
+  );
+  return compileFlow(
+    defineFlow({
+      id: 'bench-echo-nlu',
+      version: 1,
+      start: 'listen',
+      intents,
+      states: {
+        listen: { ask: { prompt: 'Say something.', var: 'text', goto: 'reply' } },
+        reply: { say: 'got {{text}}', goto: 'listen' },
+      },
+    }),
+  );
+}

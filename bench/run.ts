@@ -140,6 +140,15 @@ if (runs('webhook')) {
     );
   };
   storeRows('memory', (r) => r.memory, 0.7, 0.3);
+  // The same targets with a flow that has intents: every text is understood (builtin).
+  storeRows('memory, understanding on', (r) => r.memoryUnderstood, 0.7, 0.3);
+  // CPU per message is less at the mercy of a loaded machine than a ratio of two rates.
+  const cpuOff = median(web.rounds.map((r) => r.memory.cpuMsPerMessage));
+  const cpuOn = median(web.rounds.map((r) => r.memoryUnderstood.cpuMsPerMessage));
+  row(
+    'webhook target CPU per message, memory: understanding off → on',
+    `${f(cpuOff, 3)} → ${f(cpuOn, 3)} ms (+${f(cpuOn - cpuOff, 3)} ms; median of ${web.rounds.length} rounds; ack + engine + send, load and drain)`,
+  );
   storeRows('SQLite', (r) => r.sqlite, 0.5, 0.2);
   storeRows('Redis', (r) => r.redis, 0.5, 0.25);
   if (web.scale !== undefined) {

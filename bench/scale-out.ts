@@ -345,6 +345,12 @@ async function oneRun(
         load: mergeLoads(loads, ackedCount),
         endToEndPerSec: processed / wallSec,
         drainSec: (end - loadEnd) / 1000,
+        cpuMsPerMessage:
+          processed === 0
+            ? Number.NaN
+            : after.reduce((s, a, i) => s + a.cpuMicros - (before[i]?.cpuMicros ?? 0), 0) /
+              1000 /
+              processed,
       },
       cpu: {
         workers: after.map((a, i) => (a.cpuMicros - (before[i]?.cpuMicros ?? 0)) / 1e6),

@@ -20,7 +20,8 @@ import { RedisStore } from '../src/store/redis-store.js';
 import { createRedisClient } from '../src/store/redis-connection.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
-import { benchFlow } from './bench-flow.js';
+import { benchFlow, benchUnderstandFlow } from './bench-flow.js';
+import { createBuiltinUnderstander } from '../src/understand/builtin/index.js';
 import { BENCH_SECRET } from './callback-body.js';
 import { startStubProcess } from './stub-process.js';
 import { unlimitedLimiter } from './unlimited-limiter.js';
@@ -65,8 +66,20 @@ if (mode === 'echo') {
     apiKey: 'sk_bench_0123456789',
     limiter: unlimitedLimiter,
   });
+  // BENCH_UNDERSTAND=1: a flow with intents, every text understood by the builtin.
+  const understand = process.env['BENCH_UNDERSTAND'] === '1';
   const bot = createBot({
-    flows: [benchFlow()],
+    flows: [understand ? benchUnderstandFlow() : benchFlow()],
+    ...(understand
+      ? {
+          understanding: {
+            understander: createBuiltinUnderstander(),
+            threshold: 0.6,
+            timezone: 'UTC',
+            knowledge: false,
+          },
+        }
+      : {}),
     api: { client },
     store,
     callbacks: { secret: BENCH_SECRET },

@@ -24,6 +24,8 @@ export interface PipelineFigures {
   /** Inbound messages fully processed (machine fed, sends done) per second, load + drain. */
   readonly endToEndPerSec: number;
   readonly drainSec: number;
+  /** CPU (user + system) of the target per processed message, load + drain, ms. */
+  readonly cpuMsPerMessage: number;
 }
 
 /** Drives `targets` with signed callbacks, then waits until every acked one was processed. */
@@ -33,10 +35,9 @@ export async function pipeline(
   connections = CONNECTIONS,
 ): Promise<PipelineFigures> {
   // Target stats are cumulative: count only what this run's load produced.
-  const before = (await Promise.all(targets.map((t) => t.stats()))).reduce(
-    (s, x) => s + x.events,
-    0,
-  );
+  const initial = await Promise.all(targets.map((t) => t.stats()));
+  const before = initial.reduce((s, x) => s + x.events, 0);
+  const cpuBefore = initial.reduce((s, x) => s + x.cpuMicros, 0);
   const started = Date.now();
   const loads = await Promise.all(
     targets.map((t, i) =>
@@ -58,11 +59,16 @@ export async function pipeline(
   while ((await done()) < acked && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   const processed = Math.min(acked, await done());
   const total = (Date.now() - started) / 1000;
+  const cpuAfter = (await Promise.all(targets.map((t) => t.stats()))).reduce(
+    (s, x) => s + x.cpuMicros,
+    0,
+  );
   const merged = mergeLoads(loads, acked);
   return {
     load: merged,
     endToEndPerSec: processed / total,
     drainSec: (Date.now() - loadEnd) / 1000,
+    cpuMsPerMessage: processed === 0 ? Number.NaN : (cpuAfter - cpuBefore) / 1000 / processed,
   };
 }
 
@@ -70,6 +76,8 @@ export async function pipeline(
 export interface WebhookRound {
   readonly echo: LoadFigures;
   readonly memory: PipelineFigures;
+  /** The memory store, the flow with intents: every text understood (BENCH_UNDERSTAND=1). */
+  readonly memoryUnderstood: PipelineFigures;
   /** The SQLite store (the durable default of `switchboard run`) on a fresh file. */
   readonly sqlite: PipelineFigures;
   readonly redis: PipelineFigures | undefined;
@@ -126,13 +134,14 @@ async function storeRun(
   tag: string,
   fixed: boolean,
   redisPrefix = '',
+  env: Record<string, string> = {},
 ): Promise<{ figures: PipelineFigures; fixed: LoadFigures | undefined }> {
   // A fresh state file per run, removed afterwards.
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-state-'));
   const where =
     mode === 'bot-sqlite' ? join(dir, 'state.db') : mode === 'bot-redis' ? redisPrefix : undefined;
   try {
-    const target = await spawnTarget(mode, where);
+    const target = await spawnTarget(mode, where, { env });
     const figures = await pipeline([target], tag);
     const fixedFigures = fixed ? await fixedRate(target, '/callbacks', `${tag}fixed`) : undefined;
     await target.stop();
@@ -162,6 +171,9 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
       const echoFixed = first ? await fixedRate(echoTarget, '/echo', 'echofixed') : undefined;
       await echoTarget.stop();
       const memory = await storeRun('bot-memory', `mem${r}`, first);
+      const understood = await storeRun('bot-memory', `nlu${r}`, false, '', {
+        BENCH_UNDERSTAND: '1',
+      });
       const sqlite = await storeRun('bot-sqlite', `sql${r}`, first);
       let redis: Awaited<ReturnType<typeof storeRun>> | undefined;
       if (redisUp) {
@@ -172,7 +184,13 @@ export async function webhookThroughput(): Promise<WebhookFigures> {
           process.stderr.write(`Redis benchmarks skipped: ${String(error)}\n`);
         }
       }
-      rounds.push({ echo, memory: memory.figures, sqlite: sqlite.figures, redis: redis?.figures });
+      rounds.push({
+        echo,
+        memory: memory.figures,
+        memoryUnderstood: understood.figures,
+        sqlite: sqlite.figures,
+        redis: redis?.figures,
+      });
       if (
         first &&
         echoFixed !== undefined &&

@@ -43,7 +43,7 @@ export async function resolveUnderstanding(
     };
   }
   const s = settings.data;
-  const uses = flows.some((f) => f.understandQuery !== undefined);
+  const uses = flows.some((f) => f.intents !== undefined);
   if (!uses && input.understander === undefined) return { status: 'ok', understanding: undefined };
   const knowledge: KnowledgeFile[] = [];
   for (const file of s.knowledge ?? []) {

@@ -1,5 +1,6 @@
 import { MessagingClient } from '../api/client.js';
 import { RedisLimiter } from '../api/redis-limiter.js';
+import { shareLlmBudget } from '../understand/llm/share-budget.js';
 import type { Conversation } from '../api/resources.js';
 import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { createBot } from '../engine/create-bot.js';
@@ -155,10 +156,12 @@ export async function startWorker(
       : config.port !== undefined && config.port > 0
         ? `${hostname()}:${config.port}`
         : workerId());
+  const llmKey = (options.env ?? process.env)['LLM_API_KEY'];
   const secrets = [
     config.apiKey,
     ...(config.callbackSecret === undefined ? [] : [config.callbackSecret]),
     ...(config.eventsToken === undefined ? [] : [config.eventsToken]),
+    ...(llmKey === undefined || llmKey === '' ? [] : [llmKey]),
   ];
   const logger =
     options.logger ??
@@ -195,6 +198,9 @@ export async function startWorker(
     claimed?.release();
     throw startError(error);
   }
+  // The model's per-minute call budget is one for every worker on this Redis.
+  if (redis !== undefined)
+    shareLlmBudget(resolved.understanding?.understander, redis, config.redisPrefix);
   const opened = openStore(config, redis, logger);
   const { limiter, kind } = opened;
   if (opened.store instanceof SqliteStore)

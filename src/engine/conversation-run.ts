@@ -1,4 +1,5 @@
 import { isCompiledMachine } from '../flows/compile-flow.js';
+import { BURST_ID_PREFIX } from '../flows/decide.js';
 import type { Effect, FlowEvent, InboundMessage, RunnableFlow, Vars } from '../flows/contract.js';
 import type { ActorCache, LiveActor } from './actor-cache.js';
 import { APPLIED_KEPT, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
@@ -8,7 +9,7 @@ import { loadContactMemory } from './contact-memory.js';
 import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
-import { understandInbound } from './understand-inbound.js';
+import { understandInbound, type Understood } from './understand-inbound.js';
 
 type OkStep = Extract<StepResult, { status: 'ok' }>;
 
@@ -125,10 +126,7 @@ export class ConversationRun {
           await this.#effects.flushHeld();
         }
         this.#unwindForTrigger(payload.message);
-        // Understood before the machine sees it (the machine is pure), exactly once.
-        const heard = await understandInbound(this.#deps, this.#flow(), doc, payload.message, () =>
-          this.#save(),
-        );
+        const heard = await this.#understand(payload.message);
         await this.#feed({ type: 'inbound.message', message: heard.message });
         return;
       }
@@ -139,7 +137,7 @@ export class ConversationRun {
         await this.#save();
         return;
       case 'flow':
-        await this.#feed(payload.event);
+        await this.#feed(await this.#withBurstUnderstood(payload.event));
         return;
       case 'status':
         await this.#status(payload.messageId, payload.status, payload.failureCode);
@@ -151,6 +149,48 @@ export class ConversationRun {
         await this.#external(payload);
         return;
     }
+  }
+
+  /**
+   * Understands an inbound text before the machine sees it (the machine is pure), exactly
+   * once. When a caller's global intent takes it, the sub-flow is left, as for a trigger,
+   * and the message goes to that caller.
+   */
+  async #understand(message: InboundMessage): Promise<Understood> {
+    const doc = this.#doc;
+    const frames = [...(doc.stack ?? [])].reverse();
+    const heard = await understandInbound(
+      this.#deps,
+      this.#flow(),
+      doc,
+      message,
+      () => this.#save(),
+      frames.flatMap((f) => this.#deps.flows.get(f.flowId) ?? []),
+    );
+    if (heard.caller !== undefined) this.#unwindTo(frames.length - 1 - heard.caller, 'intent');
+    return heard;
+  }
+
+  /**
+   * A timer that ends a debounce state's burst: the collected text is understood first
+   * (recorded under the id `burst:<timer>`), like an inbound text. A caller's intent that
+   * takes it leaves the sub-flow and feeds the text to that caller instead.
+   */
+  async #withBurstUnderstood(event: FlowEvent): Promise<FlowEvent> {
+    if (event.type !== 'timer.fired') return event;
+    const text = this.#flow().burstOf?.(this.#doc.snapshot, event.name);
+    if (text === undefined) return event;
+    const message: InboundMessage = {
+      id: `${BURST_ID_PREFIX}${event.name}`,
+      conversationId: this.#id,
+      type: 'text',
+      occurredAt: new Date(this.#deps.clock.now()).toISOString(),
+      text,
+    };
+    const heard = await this.#understand(message);
+    if (heard.caller !== undefined) return { type: 'inbound.message', message: heard.message };
+    const understood = heard.message.understood;
+    return understood === undefined ? event : { ...event, understood };
   }
 
   /** `bot.notify` feeds the named event; `bot.start` (re)starts the named flow with vars. */
@@ -327,22 +367,31 @@ export class ConversationRun {
       if (frame === undefined) continue;
       const caller = this.#deps.flows.get(frame.flowId);
       if (caller?.hasTrigger?.(message) !== true) continue;
-      this.dispose();
-      // The caller numbers its effects after the sub-flow's (a send record id is its seq).
-      const used = Math.max(doc.lastEffectSeq, contextSeq(doc.snapshot));
-      doc.flowId = frame.flowId;
-      doc.flowVersion = frame.flowVersion;
-      doc.snapshot = withSeqAtLeast(frame.snapshot, used);
-      doc.state = frame.state;
-      const rest = stack.slice(0, i);
-      if (rest.length > 0) doc.stack = rest;
-      else delete doc.stack;
-      this.#deps.logger.info('a caller trigger left the sub-flow', {
-        conversationId: this.#id,
-        flow: frame.flowId,
-      });
+      this.#unwindTo(i, 'trigger');
       return;
     }
+  }
+
+  /** Leaves the sub-flows above stack frame `i`: that frame's caller runs again. */
+  #unwindTo(i: number, why: 'trigger' | 'intent'): void {
+    const doc = this.#doc;
+    const stack = doc.stack ?? [];
+    const frame = stack[i];
+    if (frame === undefined) return;
+    this.dispose();
+    // The caller numbers its effects after the sub-flow's (a send record id is its seq).
+    const used = Math.max(doc.lastEffectSeq, contextSeq(doc.snapshot));
+    doc.flowId = frame.flowId;
+    doc.flowVersion = frame.flowVersion;
+    doc.snapshot = withSeqAtLeast(frame.snapshot, used);
+    doc.state = frame.state;
+    const rest = stack.slice(0, i);
+    if (rest.length > 0) doc.stack = rest;
+    else delete doc.stack;
+    this.#deps.logger.info(`a caller ${why} left the sub-flow`, {
+      conversationId: this.#id,
+      flow: frame.flowId,
+    });
   }
 
   #stepFailed(eventType: string, error: unknown): void {

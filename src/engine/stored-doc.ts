@@ -9,8 +9,11 @@
  * applied-item record, read as an empty one); 2 = `v: 2` with `applied`; 3 = a sub-flow
  * call `stack` (written only while a sub-flow runs, so that an older worker refuses the
  * document instead of dropping the stack); 4 = a compiled flow machine's snapshot stored
- * compact (compact-snapshot.ts) and `state` left out when it is the snapshot's `value`.
- * A document of a newer format than {@link STORED_DOC_VERSION} is refused with an error
+ * compact (compact-snapshot.ts) and `state` left out when it is the snapshot's `value`;
+ * 5 = format 4 with the `understood` record of the latest understood message (written only
+ * while one is recorded, so that an older worker refuses the document instead of dropping
+ * the record and calling a model again for the same message); a format-5 snapshot that
+ * could not be stored compact says so with `whole: true`. A document of a newer format than {@link STORED_DOC_VERSION} is refused with an error
  * saying so.
  */
 import { z } from 'zod';
@@ -19,10 +22,13 @@ import { ConversationDocSchema, type ConversationDoc } from './conversation-doc.
 import { ContactInfoSchema, EffectSchema, SendEffectSchema, VarsSchema } from './schemas.js';
 
 /** The stored format this code writes. */
-export const STORED_DOC_VERSION = 4;
+export const STORED_DOC_VERSION = 5;
 
-/** The format whose snapshot is compact and whose `state` may be left out. */
+/** The first format whose snapshot is compact and whose `state` may be left out. */
 const COMPACT_FORMAT = 4;
+
+/** The format that records an understanding (`understood`). */
+const UNDERSTOOD_FORMAT = 5;
 
 const StoredDocSchema = ConversationDocSchema.extend({
   v: z.number().int().min(1).max(STORED_DOC_VERSION).exactOptional(),
@@ -31,6 +37,7 @@ const StoredDocSchema = ConversationDocSchema.extend({
   pending: z.array(EffectSchema).exactOptional(),
   heldSends: z.array(SendEffectSchema).exactOptional(),
   applied: z.array(z.string()).exactOptional(),
+  whole: z.literal(true).exactOptional(),
 });
 
 /** Where left-out fields are found again: the persisted machine context. */
@@ -55,12 +62,25 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
       error: `document format ${format} was written by a newer switchboard (this one reads up to ${STORED_DOC_VERSION}); upgrade every worker`,
     };
   }
-  const whole = format === COMPACT_FORMAT && isObject(value) ? expandDoc(value) : value;
+  const compact =
+    (format === COMPACT_FORMAT || format === UNDERSTOOD_FORMAT) &&
+    isObject(value) &&
+    value['whole'] !== true;
+  const whole = compact ? expandDoc(value) : value;
   const fast = readCommon(whole);
   if (fast !== undefined) return { status: 'valid', doc: fast };
   const parsed = StoredDocSchema.safeParse(whole);
   if (!parsed.success) return { status: 'invalid', error: parsed.error.message };
-  const { v: _format, contact, vars, pending, heldSends, applied, ...rest } = parsed.data;
+  const {
+    v: _format,
+    whole: _whole,
+    contact,
+    vars,
+    pending,
+    heldSends,
+    applied,
+    ...rest
+  } = parsed.data;
   let context: z.infer<typeof SnapshotContextSchema>['context'] | undefined;
   if (contact === undefined || vars === undefined) {
     const snapshot = SnapshotContextSchema.safeParse(rest.snapshot);
@@ -94,7 +114,14 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   const stack = doc.stack ?? [];
   const compact = compactSnapshot(doc.snapshot, dropOutbox);
   const stored: Record<string, unknown> = {
-    v: compact !== undefined ? COMPACT_FORMAT : stack.length > 0 ? 3 : 2,
+    v:
+      doc.understood !== undefined
+        ? UNDERSTOOD_FORMAT
+        : compact !== undefined
+          ? COMPACT_FORMAT
+          : stack.length > 0
+            ? 3
+            : 2,
     flowId: doc.flowId,
     flowVersion: doc.flowVersion,
     epoch: doc.epoch,
@@ -116,7 +143,10 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.heldSends.length > 0) stored['heldSends'] = doc.heldSends;
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
   if (stack.length > 0) stored['stack'] = stack;
-  if (doc.understood !== undefined) stored['understood'] = doc.understood;
+  if (doc.understood !== undefined) {
+    stored['understood'] = doc.understood;
+    if (compact === undefined) stored['whole'] = true;
+  }
   return stored;
 }
 

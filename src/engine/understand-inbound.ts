@@ -1,7 +1,12 @@
 import type { InboundMessage, RunnableFlow } from '../flows/contract.js';
 import type { UnderstandQuery } from '../flows/understand-query.js';
 import { DEFAULT_THRESHOLD } from '../flows/understand-runtime.js';
-import type { Understander, Understanding, UnderstandInput } from '../understand/types.js';
+import type {
+  IntentSpec,
+  Understander,
+  Understanding,
+  UnderstandInput,
+} from '../understand/types.js';
 import { parseUnderstanding } from '../understand/understanding-schema.js';
 import type { ConversationDoc } from './conversation-doc.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -39,6 +44,11 @@ export interface Understood {
   readonly message: InboundMessage;
   /** True when an understander was called now (false: recorded before, or none). */
   readonly called: boolean;
+  /**
+   * Index in `callers` of the calling flow whose global intent (or handoff) took the text:
+   * the sub-flow is to be left and `message` fed to that caller.
+   */
+  readonly caller?: number;
 }
 
 /**
@@ -48,6 +58,8 @@ export interface Understood {
  * (the process died) is not made again: the fallback understands it instead. A model's
  * call is recorded as started (`save`) before it is made and its result (`save`) before
  * anything is fed; a local understander's result goes with the state it leads to.
+ * `callers` (innermost first) are the flows waiting for the sub-flow `flow` runs as: their
+ * global intents are in scope after its own, and one that wins takes the text to them.
  */
 export async function understandInbound(
   deps: EngineDeps,
@@ -55,9 +67,14 @@ export async function understandInbound(
   doc: ConversationDoc,
   message: InboundMessage,
   save: () => Promise<void>,
+  callers: readonly RunnableFlow[] = [],
 ): Promise<Understood> {
   const setup = deps.understanding;
-  const query = setup === undefined ? undefined : flow.understandQuery?.(doc.snapshot, message);
+  const outer = outerIntents(callers);
+  const query =
+    setup === undefined || (flow.intents === undefined && outer.length === 0)
+      ? undefined
+      : flow.understandQuery?.(doc.snapshot, message, outer);
   if (setup === undefined || query === undefined) {
     if (doc.understood !== undefined) delete doc.understood;
     return { message, called: false };
@@ -66,7 +83,7 @@ export async function understandInbound(
   const recorded = doc.understood?.messageId === message.id ? doc.understood : undefined;
   if (recorded?.status === 'done' && recorded.result !== undefined)
     return {
-      message: attach(message, recorded.result, recorded.threshold ?? threshold),
+      ...attach(message, recorded.result, recorded.threshold ?? threshold, query, callers),
       called: false,
     };
   const input = inputOf(deps, setup, query, message);
@@ -93,11 +110,74 @@ export async function understandInbound(
     understanding: result,
     threshold,
   });
-  return { message: attach(message, result, threshold), called: true };
+  return { ...attach(message, result, threshold, query, callers), called: true };
 }
 
-function attach(message: InboundMessage, result: Understanding, threshold: number): InboundMessage {
-  return { ...message, understood: { result, threshold } };
+/** The message with its understanding, and the caller it goes to when one takes it. */
+function attach(
+  message: InboundMessage,
+  result: Understanding,
+  threshold: number,
+  query: UnderstandQuery,
+  callers: readonly RunnableFlow[],
+): { message: InboundMessage; caller?: number } {
+  const taken = callerTaking(result, threshold, query, callers);
+  if (taken === undefined) return { message: { ...message, understood: { result, threshold } } };
+  return {
+    message: { ...message, understood: { result: taken.result, threshold, fromSubflow: true } },
+    caller: taken.caller,
+  };
+}
+
+/** The callers' global intents, innermost caller first, each id once. */
+function outerIntents(callers: readonly RunnableFlow[]): IntentSpec[] {
+  const seen = new Set<string>();
+  const out: IntentSpec[] = [];
+  for (const c of callers)
+    for (const i of c.callerUnderstanding?.intents ?? [])
+      if (!seen.has(i.id) && seen.add(i.id)) out.push(i);
+  return out;
+}
+
+/**
+ * Whether a calling flow takes a text understood inside a sub-flow (docs/understanding.md,
+ * "Inside a sub-flow"): a request for a person when the sub-flow names no handoff and a
+ * caller does; else, unless the text corrects the sub-flow's own values, the best intent
+ * in scope when it is at the threshold and one only the callers declare. The caller is
+ * given that alone (the intent and the slots heard, or the handoff request).
+ */
+function callerTaking(
+  r: Understanding,
+  threshold: number,
+  query: UnderstandQuery,
+  callers: readonly RunnableFlow[],
+): { caller: number; result: Understanding } | undefined {
+  if (callers.length === 0) return undefined;
+  if (r.handoff === true) {
+    if (query.handoff) return undefined;
+    const caller = callers.findIndex((c) => c.callerUnderstanding?.handoff === true);
+    if (caller >= 0) return { caller, result: { source: r.source, handoff: true } };
+  }
+  if (r.correction === true && Object.keys(query.filled).length > 0) return undefined;
+  if (query.outer.length === 0) return undefined;
+  const inScope = new Set(query.intents.map((i) => i.id));
+  const best = [...(r.intent === undefined ? [] : [r.intent]), ...(r.alternatives ?? [])]
+    .filter((i) => inScope.has(i.id) && Number.isFinite(i.confidence))
+    .sort((a, b) => b.confidence - a.confidence)[0];
+  if (best === undefined || best.confidence < threshold || !query.outer.includes(best.id))
+    return undefined;
+  const caller = callers.findIndex((c) =>
+    (c.callerUnderstanding?.intents ?? []).some((i) => i.id === best.id),
+  );
+  if (caller < 0) return undefined;
+  return {
+    caller,
+    result: {
+      source: r.source,
+      intent: best,
+      ...(r.slots === undefined ? {} : { slots: r.slots }),
+    },
+  };
 }
 
 function inputOf(

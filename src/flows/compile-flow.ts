@@ -28,7 +28,7 @@ import {
 } from './machine-context.js';
 import { migrateSnapshot } from './migrate-snapshot.js';
 import { understandQuery } from './understand-query.js';
-import type { NluRuntime } from './understand-runtime.js';
+import { callerUnderstanding, EMPTY_NLU, type NluRuntime } from './understand-runtime.js';
 
 /** Name of the waiting pre-state (cannot clash: state names start with a letter). */
 export const IDLE_STATE = '_idle';
@@ -83,15 +83,30 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
     },
     subflows: subflowNames(flow),
     hasTrigger: (message) => triggerTarget(rt, message) !== undefined,
+    // A flow without understanding still answers the query inside a sub-flow, where its
+    // callers' global intents act (with `outer`); it never asks for its own texts.
+    understandQuery: queryOf(rt, rt.nlu ?? EMPTY_NLU),
+    burstOf: (snapshot, timer) => {
+      const context: unknown = Reflect.get(Object(snapshot), 'context');
+      if (typeof context !== 'object' || context === null) return undefined;
+      const burst = toWork(context as CompiledContext).burst;
+      return burst !== undefined && burst !== null && burst.timer === timer
+        ? burst.text
+        : undefined;
+    },
     ...(rt.nlu === undefined
       ? {}
-      : { understandQuery: queryOf(rt, rt.nlu), intents: [...rt.nlu.intents.values()] }),
+      : {
+          intents: [...rt.nlu.intents.values()],
+          callerUnderstanding: callerUnderstanding(rt.def, rt.nlu),
+        }),
   };
 }
 
 /** The machine's pure question to the engine, on a persisted snapshot (see contract.ts). */
 function queryOf(rt: FlowRuntime, nlu: NluRuntime): NonNullable<RunnableFlow['understandQuery']> {
-  return (snapshot, message) => {
+  return (snapshot, message, outer = []) => {
+    if (rt.nlu === undefined && outer.length === 0) return undefined;
     if (snapshot === null || snapshot === undefined) {
       const fresh = {
         ...initialRouting(),
@@ -101,7 +116,7 @@ function queryOf(rt: FlowRuntime, nlu: NluRuntime): NonNullable<RunnableFlow['un
         ended: false,
         contact: { phone: '', id: '', name: '' },
       };
-      return understandQuery(rt, nlu, null, toWork(fresh), message);
+      return understandQuery(rt, nlu, null, toWork(fresh), message, outer);
     }
     const value: unknown = Reflect.get(Object(snapshot), 'value');
     const context: unknown = Reflect.get(Object(snapshot), 'context');
@@ -109,7 +124,9 @@ function queryOf(rt: FlowRuntime, nlu: NluRuntime): NonNullable<RunnableFlow['un
       return undefined;
     if (value !== IDLE_STATE && rt.def.states[value] === undefined) return undefined;
     const w = toWork(context as CompiledContext);
-    return understandQuery(rt, nlu, value === IDLE_STATE ? null : value, w, message);
+    const q = understandQuery(rt, nlu, value === IDLE_STATE ? null : value, w, message, outer);
+    // Without understanding of its own, only the callers' intents act here.
+    return q === undefined || rt.nlu !== undefined ? q : { ...q, knowledge: false };
   };
 }
 

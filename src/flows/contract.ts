@@ -81,11 +81,25 @@ export interface InboundMessage {
   readonly understood?: Understood;
 }
 
+/** A calling flow's understanding that acts inside the sub-flows it runs. */
+export interface CallerUnderstanding {
+  /** Its global intents (they have a `goto`). */
+  readonly intents: readonly IntentSpec[];
+  /** Whether it names an `understand.handoff` state. */
+  readonly handoff: boolean;
+}
+
 /** An understander's proposal for an inbound text, and the threshold it is judged by. */
 export interface Understood {
   readonly result: Understanding;
   /** The confidence threshold in force (the state's, the flow's or the bot's). */
   readonly threshold: number;
+  /**
+   * True when the text was understood inside a sub-flow and one of this flow's global
+   * intents (or its handoff) took it: the sub-flow was left and this flow, in the state
+   * that ran it, acts on that intent only.
+   */
+  readonly fromSubflow?: true;
 }
 
 /** Outbound content: the `type` and its content object, without `to`/`messaging_product`. */
@@ -136,7 +150,12 @@ export type FlowEvent =
       readonly reason: 'error' | 'timeout' | 'unknown_outcome';
       readonly message: string;
     }
-  | { readonly type: 'timer.fired'; readonly name: string }
+  | {
+      readonly type: 'timer.fired';
+      readonly name: string;
+      /** When the timer ends a debounce state's burst: the collected text's understanding. */
+      readonly understood?: Understood;
+    }
   /** An accepted send failed later (status `failed` / `message.failed`), or was rejected. */
   | {
       readonly type: 'send.failed';
@@ -280,18 +299,35 @@ export interface RunnableFlow {
    * caller's trigger ends the sub-flow and is handled by the caller.
    */
   readonly hasTrigger?: (message: InboundMessage) => boolean;
-  /** The intents the flow declares (given to the bot's understander when it is built). */
+  /**
+   * The intents the flow declares (given to the bot's understander when it is built);
+   * absent when the flow does not use understanding.
+   */
   readonly intents?: readonly IntentSpec[];
+  /**
+   * What of this flow's understanding still acts while a sub-flow it called runs: its
+   * global intents (those with `goto`) and whether it hands off on request.
+   */
+  readonly callerUnderstanding?: CallerUnderstanding;
   /**
    * Whether the machine, in the persisted `snapshot` (null: not started), wants this
    * message understood, and what to ask: undefined when its deterministic matching takes
    * the message (a tap, a trigger, a typed choice, a valid answer) or understanding is off
    * there. Pure: the engine asks before feeding the message (see docs/understanding.md).
+   * `outer`: the global intents of the flows that called this one (it runs as a sub-flow),
+   * in scope after its own. A flow without understanding answers only when `outer` is
+   * not empty.
    */
   readonly understandQuery?: (
     snapshot: unknown,
     message: InboundMessage,
+    outer?: readonly IntentSpec[],
   ) => UnderstandQuery | undefined;
+  /**
+   * The text a debounce state collected, when `timer` (in the persisted `snapshot`) ends
+   * its burst: the engine understands it before feeding the timer, like an inbound text.
+   */
+  readonly burstOf?: (snapshot: unknown, timer: string) => string | undefined;
   /**
    * What to do with a snapshot persisted under another version of this flow:
    * `restart` drops it and starts the conversation again; `migrate` returns a new

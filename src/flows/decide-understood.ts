@@ -56,6 +56,11 @@ export function decideUnderstood(at: UnderstoodAt): Decision {
     captureAnswer(at.msg, undefined, ask.var).status === 'valid';
 
   if (r.handoff === true && flowU?.handoff !== undefined) return goto(flowU.handoff);
+  if (u.fromSubflow === true) {
+    // Left a sub-flow for this flow's global intent: that intent, or nothing.
+    const target = r.intent === undefined ? undefined : at.nlu.global.get(r.intent.id);
+    return target === undefined ? at.fallback() : actOnIntent(at, target, r);
+  }
   if (r.correction === true && name !== null) {
     const vars = correctionVars(at.nlu, at.w, r, ask);
     if (vars !== undefined) return { kind: 'goto', target: name, vars };

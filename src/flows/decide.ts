@@ -1,4 +1,4 @@
-import type { FlowEvent, InboundMessage, Vars } from './contract.js';
+import type { FlowEvent, InboundMessage, Understood, Vars } from './contract.js';
 import type { MenuDef, StateDef } from './flow-schema.js';
 import {
   applySet,
@@ -78,7 +78,7 @@ export function decide(rt: FlowRuntime, name: string | null, w: Work, event: Flo
       return toFlowError(name, rt.def.onError, error);
     }
     case 'timer.fired':
-      return decideTimer(rt, name, state, w, event.name);
+      return decideTimer(rt, name, state, w, event.name, event.understood);
     case 'send.failed':
     case 'send.unknown': {
       if (event.seq <= (w.sendFailureSeq ?? 0)) return IGNORE;
@@ -145,12 +145,16 @@ function decideSubflowDone(
   };
 }
 
+/** Id prefix of the text a debounce state collected, decided when its timer fires. */
+export const BURST_ID_PREFIX = 'burst:';
+
 function decideTimer(
   rt: FlowRuntime,
   name: string,
   state: StateDef,
   w: Work,
   timer: string,
+  heard: Understood | undefined,
 ): Decision {
   const delay = w.delay;
   if (delay !== undefined && delay !== null && delay.timer === timer)
@@ -158,11 +162,12 @@ function decideTimer(
   const burst = w.burst;
   if (burst !== undefined && burst !== null && burst.timer === timer) {
     const msg: InboundMessage = {
-      id: `burst:${timer}`,
+      id: `${BURST_ID_PREFIX}${timer}`,
       conversationId: '',
       type: 'text',
       occurredAt: '',
       text: burst.text,
+      ...(heard === undefined ? {} : { understood: heard }),
     };
     const d = decideInbound(rt, name, state, { ...w, burst: null }, msg, true);
     if (d.kind === 'goto') return d;
@@ -250,8 +255,13 @@ function decideInbound(
   if (state.handoff !== undefined) return IGNORE;
   const trigger = triggerTarget(rt, msg);
   if (trigger !== undefined) return goto(trigger);
-  if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null)
+  if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null) {
+    // The sub-flow it ran was left for one of this flow's global intents (the engine
+    // decided it, docs/understanding.md): act on that intent only.
+    if (state.subflow !== undefined && msg.understood?.fromSubflow === true)
+      return understood(rt, name, state, w, msg, () => IGNORE);
     return IGNORE;
+  }
   if (rt.nlu !== undefined && w.clarify !== undefined && w.clarify !== null) {
     const picked = clarifyChoice(rt, w, name, msg);
     if (picked !== undefined) return decideClarified(rt, rt.nlu, name, w, picked);

@@ -45,7 +45,7 @@ export function intentDiagnostics(flow: FlowDefinition): Diagnostic[] {
           message: `"${locale}" is not among the flow's locales (${locales.join(', ')})`,
         });
       examples.forEach((example, i) => {
-        const key = `${locale}\u0000${normalizeText(example)}`;
+        const key = `${locale}\u0000${exampleKey(example)}`;
         const path = `intents.${id}.examples.${locale}[${i}]`;
         const first = seen.get(key);
         if (first === undefined) seen.set(key, { id, path });
@@ -151,4 +151,11 @@ function slotAgainstAsk(
             `slot "${name}" value "${c.value}" is not one ${where} accepts (${ask.validate.values.join(', ')})`,
           );
   }
+}
+
+/** An example as the understanders read it: case, accents and punctuation aside. */
+function exampleKey(example: string): string {
+  return normalizeText(example)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }

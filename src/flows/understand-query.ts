@@ -1,7 +1,7 @@
 import type { IntentSpec, OptionSpec, SlotSpec } from '../understand/types.js';
 import type { InboundMessage, VarValue } from './contract.js';
 import { sayItems } from './content-schema.js';
-import { triggerTarget, typedChoice } from './decide.js';
+import { BURST_ID_PREFIX, triggerTarget, typedChoice } from './decide.js';
 import type { StateDef } from './flow-schema.js';
 import { localeOf, menuRows, stateOf, translate, type FlowRuntime } from './flow-runtime.js';
 import type { Work } from './machine-context.js';
@@ -34,6 +34,10 @@ export interface UnderstandQuery {
   readonly threshold?: number;
   /** false: a model must not see this text (the flow or the state opted out). */
   readonly model: boolean;
+  /** Ids of the calling flows' global intents in scope (this flow runs as a sub-flow). */
+  readonly outer: readonly string[];
+  /** Whether this flow hands off on request (`understand.handoff`). */
+  readonly handoff: boolean;
   /**
    * True at an `ask` without validation: the capture takes the text unless understanding
    * finds a handoff, a correction or an intent at the threshold.
@@ -48,6 +52,7 @@ export function understandQuery(
   name: string | null,
   w: Work,
   msg: InboundMessage,
+  outerIntents: readonly IntentSpec[] = [],
 ): UnderstandQuery | undefined {
   if (msg.type !== 'text' || msg.text === undefined || msg.text.trim() === '') return undefined;
   if (triggerTarget(rt, msg) !== undefined) return undefined;
@@ -57,29 +62,43 @@ export function understandQuery(
     model: flowU?.model !== false,
     ...(nlu.threshold === undefined ? {} : { threshold: nlu.threshold }),
     filled: filledOf(nlu, w),
+    handoff: flowU?.handoff !== undefined,
     ...localeField(rt, w),
   };
-  const globals = [...nlu.global.keys()].flatMap((id) => specOf(nlu, id));
+  const own = [...nlu.global.keys()].flatMap((id) => specOf(nlu, id));
+  // The callers' global intents come after this flow's (which win for the same id).
+  const outer = outerIntents.filter((o) => !nlu.intents.has(o.id));
+  const globals = [...own, ...outer];
   if (name === null) {
     if (w.resumeAt !== undefined && w.resumeAt !== null) return undefined;
-    return { ...base, state: null, intents: globals, slots: nlu.askSlots, freeText: false };
+    return {
+      ...base,
+      state: null,
+      intents: globals,
+      outer: outer.map((o) => o.id),
+      slots: nlu.askSlots,
+      freeText: false,
+    };
   }
   const state = stateOf(rt, name);
   if (state.handoff !== undefined || state.understand === false) return undefined;
   if ((state.call !== undefined || state.subflow !== undefined) && w.pending !== null)
     return undefined;
-  if (msg.optionId !== undefined || state.debounce !== undefined) return undefined;
+  if (msg.optionId !== undefined) return undefined;
+  // A debounce state's texts are understood together, when its burst ends.
+  if (state.debounce !== undefined && !msg.id.startsWith(BURST_ID_PREFIX)) return undefined;
   if (clarifyChoice(rt, w, name, msg) !== undefined) return undefined;
-  const own = state.understand;
-  const local = Object.keys(own?.intents ?? {}).flatMap((id) => specOf(nlu, id));
+  const here = state.understand;
+  const local = Object.keys(here?.intents ?? {}).flatMap((id) => specOf(nlu, id));
   const intents = [...local, ...globals.filter((g) => !local.some((l) => l.id === g.id))];
   const scoped = {
     ...base,
     state: name,
     intents,
-    knowledge: base.knowledge && own?.knowledge !== false,
-    model: base.model && own?.model !== false,
-    ...(own?.threshold === undefined ? {} : { threshold: own.threshold }),
+    outer: outer.filter((o) => !local.some((l) => l.id === o.id)).map((o) => o.id),
+    knowledge: base.knowledge && here?.knowledge !== false,
+    model: base.model && here?.model !== false,
+    ...(here?.threshold === undefined ? {} : { threshold: here.threshold }),
   };
   if (state.menu !== undefined) {
     if (typedChoice(rt, state.menu, menuRows(state, w) ?? [], w, msg.text) !== undefined)

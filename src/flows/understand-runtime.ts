@@ -1,4 +1,5 @@
 import type { IntentSpec, SlotKind, SlotSpec } from '../understand/types.js';
+import type { CallerUnderstanding } from './contract.js';
 import type { AskDef, FlowDefinition } from './flow-schema.js';
 import type { IntentDef, SlotDef } from './intent-schema.js';
 
@@ -26,6 +27,28 @@ export interface NluRuntime {
 export const DEFAULT_THRESHOLD = 0.6;
 /** Default margin under which the two best intents are asked about. */
 export const DEFAULT_CLARIFY_MARGIN = 0.1;
+
+/**
+ * The runtime of a flow without understanding: it declares nothing, and is asked only
+ * while it runs as a sub-flow, for its callers' global intents.
+ */
+export const EMPTY_NLU: NluRuntime = {
+  intents: new Map(),
+  global: new Map(),
+  askByVar: new Map(),
+  askSlots: [],
+  slotKinds: new Map(),
+  threshold: undefined,
+};
+
+/** What of a flow's understanding acts inside the sub-flows it runs (see contract.ts). */
+export function callerUnderstanding(def: FlowDefinition, nlu: NluRuntime): CallerUnderstanding {
+  const intents = [...nlu.global.keys()].flatMap((id) => {
+    const spec = nlu.intents.get(id);
+    return spec === undefined ? [] : [spec];
+  });
+  return { intents, handoff: def.understand?.handoff !== undefined };
+}
 
 /** True when a flow uses understanding (declares intents or an `understand:` block). */
 export function usesUnderstanding(def: FlowDefinition): boolean {

@@ -1,7 +1,7 @@
 import { createBuiltinUnderstander } from './builtin/index.js';
 import { loadKnowledge } from './knowledge/knowledge-base.js';
 import { createLlmUnderstander } from './llm/index.js';
-import { llmOptionsFromEnv } from './llm/options-from-env.js';
+import { llmCallsPerMinute, llmOptionsFromEnv } from './llm/options-from-env.js';
 import type { UnderstanderSetup } from './setup.js';
 import type { Understander } from './types.js';
 
@@ -38,6 +38,7 @@ export async function defaultUnderstander(
   if (!options.model || baseUrl === undefined || baseUrl === '') return { understander: builtin };
   const llm = createLlmUnderstander({
     ...llmOptionsFromEnv(env),
+    ...llmCallsPerMinute(env),
     fallback: builtin,
     ...(knowledge === undefined ? {} : { knowledge }),
   });

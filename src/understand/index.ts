@@ -13,9 +13,12 @@ export {
   createLlmUnderstander,
   DEFAULT_LLM_TIMEOUT_MS,
   DEFAULT_LLM_CALLS_PER_MINUTE,
+  isLlmUnderstander,
+  type LlmUnderstander,
   type LlmUnderstanderOptions,
   type LlmLogger,
 } from './llm/index.js';
+export { shareLlmBudget } from './llm/share-budget.js';
 export { llmOptionsFromEnv, LlmConfigError, type LlmEndpoint } from './llm/options-from-env.js';
 export { buildPrompt, type ChatMessage, type PromptOptions } from './llm/prompt.js';
 export { redactPersonal } from './llm/redact-personal.js';

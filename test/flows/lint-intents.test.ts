@@ -20,6 +20,21 @@ describe('lintFlow: intents', () => {
     ]);
   });
 
+  it('should see the same example under two intents whatever its case, accents and punctuation', async () => {
+    const loaded = await loadFlowFile('examples/pizza-order/pizza-order.yaml');
+    if (loaded.status === 'error') throw new Error('example does not load');
+    const flow = structuredClone(loaded.flow);
+    const [first, second] = Object.keys(flow.intents ?? {});
+    const a = flow.intents?.[first ?? ''];
+    const b = flow.intents?.[second ?? ''];
+    if (a === undefined || b === undefined) throw new Error('two intents expected');
+    a.examples['en'] = [...(a.examples['en'] ?? []), 'Where is my pizza?'];
+    b.examples['en'] = [...(b.examples['en'] ?? []), 'where is  my PIZZA'];
+    const found = lintFlow(flow).filter((d) => d.rule === 'duplicate-example');
+    expect(found).toHaveLength(1);
+    expect(found[0]?.message).toContain(`also an example of intent "${first}"`);
+  });
+
   it('should pass the pizza example clean', async () => {
     expect(await lintFile('examples/pizza-order/pizza-order.yaml')).toEqual([]);
   });

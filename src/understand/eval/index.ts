@@ -14,3 +14,10 @@ export {
   OUT_OF_SCOPE,
   type LabelledRow,
 } from './labelled-csv.js';
+export {
+  evaluateKnowledge,
+  parseKnowledgeCsv,
+  type KnowledgeOutcome,
+  type KnowledgeReport,
+  type KnowledgeRow,
+} from './knowledge-eval.js';

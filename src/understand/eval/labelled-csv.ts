@@ -31,13 +31,15 @@ export class LabelledCsvError extends Error {
 /** The intent label meaning "no intent should take this message". */
 export const OUT_OF_SCOPE = 'out_of_scope';
 
-interface Record_ {
+/** One CSV record: its fields and the line it starts on. */
+export interface CsvRecord {
   readonly line: number;
   readonly fields: string[];
 }
 
-function records(text: string): Record_[] {
-  const out: Record_[] = [];
+/** The records of a CSV text (blank lines skipped); throws {@link LabelledCsvError}. */
+export function csvRecords(text: string): CsvRecord[] {
+  const out: CsvRecord[] = [];
   let fields: string[] = [];
   let field = '';
   let quoted = false;
@@ -115,7 +117,7 @@ const REQUIRED = ['text', 'locale', 'intent'] as const;
  * const rows = parseLabelledCsv('text,locale,intent,slots\n"2 large, please",en,order,quantity=2\n');
  */
 export function parseLabelledCsv(text: string): LabelledRow[] {
-  const all = records(text.replace(/^\uFEFF/, ''));
+  const all = csvRecords(text.replace(/^\uFEFF/, ''));
   const header = all[0];
   if (header === undefined)
     throw new LabelledCsvError(

@@ -29,6 +29,8 @@ export interface KnowledgeHit {
 
 /** Knowledge answers below this confidence are not given (the answer is "I don't know"). */
 export const DEFAULT_KNOWLEDGE_THRESHOLD = 0.6;
+/** Shortest term matched with a typo. */
+const FUZZY_MIN_LENGTH = 4;
 /** Sections in another language than the contact's rank lower by this factor. */
 const OTHER_LANGUAGE = 0.7;
 
@@ -46,7 +48,14 @@ export class KnowledgeBase {
     return new MiniSearch({
       fields: ['heading', 'text'],
       processTerm: (term) => knowledgeTerms(term)[0] ?? null,
-      searchOptions: { boost: { heading: 2 }, fuzzy: 0.2, prefix: true, combineWith: 'OR' },
+      searchOptions: {
+        boost: { heading: 2 },
+        // A typo in a long word is one; a short word one letter off is another word
+        // ("pay" is not "day"), so short terms match exactly (or as a prefix).
+        fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? 0.2 : false),
+        prefix: true,
+        combineWith: 'OR',
+      },
     });
   }
 
@@ -70,8 +79,13 @@ export class KnowledgeBase {
     this.#df = df;
   }
 
+  /**
+   * How much a term says, by how few sections have it. A term no section has weighs as
+   * one that a single section has: it is what the question is about (a place, a dish the
+   * files never name), not a rarer word than the rarest the files use.
+   */
   #idf(term: string): number {
-    return Math.log((this.#sections.length + 1) / ((this.#df.get(term) ?? 0) + 0.5));
+    return Math.log((this.#sections.length + 1) / (Math.max(1, this.#df.get(term) ?? 0) + 0.5));
   }
 
   /**

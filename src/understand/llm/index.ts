@@ -33,8 +33,10 @@ export interface LlmLogger {
 export interface LlmUnderstanderOptions extends LlmEndpoint {
   /** Deadline of the one call per message (default 3,000 ms). */
   readonly timeoutMs?: number;
-  /** Call budget (default: {@link MemoryLlmBudget} of 60 a minute; RedisLlmBudget to share it between workers). */
+  /** Call budget (default: {@link MemoryLlmBudget} of `callsPerMinute`; RedisLlmBudget to share it between workers). */
   readonly budget?: LlmBudget;
+  /** Calls a minute (default 60): the default budget's, and the one a shared budget is given. */
+  readonly callsPerMinute?: number;
   /** What answers when the model does not (default: the builtin understander with the same knowledge). */
   readonly fallback?: Understander;
   /** Knowledge: sections found for the message are sent, and the model answers only from them. */
@@ -54,19 +56,33 @@ export interface LlmUnderstanderOptions extends LlmEndpoint {
 
 const PRIVATE_KINDS = new Set(['phone', 'email']);
 
+/** The llm understander: an {@link Understander} whose call budget can be shared. */
+export interface LlmUnderstander extends Understander {
+  /** Calls a minute it allows. */
+  readonly callsPerMinute: number;
+  /** Takes its calls from `budget` from now on (a RedisLlmBudget every worker shares). */
+  useBudget(budget: LlmBudget): void;
+}
+
+/** True for an understander made by {@link createLlmUnderstander}. */
+export function isLlmUnderstander(u: Understander | undefined): u is LlmUnderstander {
+  return u !== undefined && typeof (u as Partial<LlmUnderstander>).useBudget === 'function';
+}
+
 /**
  * Creates the llm understander.
  * @example
  * const understander = createLlmUnderstander({ ...llmOptionsFromEnv(process.env), knowledge });
  */
-export function createLlmUnderstander(options: LlmUnderstanderOptions): Understander {
+export function createLlmUnderstander(options: LlmUnderstanderOptions): LlmUnderstander {
   const fallback =
     options.fallback ??
     createBuiltinUnderstander({
       ...(options.knowledge === undefined ? {} : { knowledge: options.knowledge }),
       ...(options.defaultCountry === undefined ? {} : { defaultCountry: options.defaultCountry }),
     });
-  const budget = options.budget ?? new MemoryLlmBudget(DEFAULT_LLM_CALLS_PER_MINUTE);
+  const callsPerMinute = options.callsPerMinute ?? DEFAULT_LLM_CALLS_PER_MINUTE;
+  let budget = options.budget ?? new MemoryLlmBudget(callsPerMinute);
   const redact = options.redact ?? true;
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   const warn = (message: string, meta: Record<string, unknown>): void =>
@@ -74,6 +90,10 @@ export function createLlmUnderstander(options: LlmUnderstanderOptions): Understa
 
   return {
     name: 'llm',
+    callsPerMinute,
+    useBudget(shared: LlmBudget): void {
+      budget = shared;
+    },
     async understand(input: UnderstandInput, signal?: AbortSignal): Promise<Understanding> {
       const started = performance.now();
       // The builtin answer is computed first (local, about a millisecond): it is the

@@ -56,3 +56,17 @@ export function llmOptionsFromEnv(env: Readonly<Record<string, string | undefine
     ...(e.LLM_API_KEY_HEADER === undefined ? {} : { apiKeyHeader: e.LLM_API_KEY_HEADER }),
   };
 }
+
+/**
+ * `LLM_CALLS_PER_MINUTE` (optional, a whole number ≥ 0; default 60): the model's call
+ * budget, shared by every worker on Redis. Throws {@link LlmConfigError} naming it.
+ */
+export function llmCallsPerMinute(env: Readonly<Record<string, string | undefined>>): {
+  callsPerMinute?: number;
+} {
+  const raw = env['LLM_CALLS_PER_MINUTE'];
+  if (raw === undefined || raw.trim() === '') return {};
+  if (!/^\d+$/.test(raw.trim()))
+    throw new LlmConfigError('LLM_CALLS_PER_MINUTE must be a whole number ≥ 0, e.g. 60');
+  return { callsPerMinute: Number(raw.trim()) };
+}

@@ -198,6 +198,21 @@ describe('createLlmUnderstander', () => {
     expect(no.knowledge).toBeUndefined();
   });
 
+  it('should say "I don\'t know" when retrieval finds no section, whatever the model answers', async () => {
+    const knowledge = loadKnowledge([
+      { path: 'faq.md', content: '# Delivery areas\nWe deliver to Headingley and Hyde Park.' },
+    ]);
+    // The model invents an answer and cites section 1, but no section was sent.
+    model.script(
+      reply({ intent: null, confidence: 0, answer: 'We sell beer, yes.', sources: [1] }),
+    );
+    const u = await make({ knowledge }).understand(input('do you sell beer?', { knowledge: true }));
+    expect(u.knowledge).toBeUndefined();
+    const sent = JSON.stringify(model.calls[0]?.body);
+    expect(sent).not.toContain('We deliver to Headingley');
+    expect(model.calls).toHaveLength(1);
+  });
+
   it('should stop at an abort signal without a second call', async () => {
     model.script({ never: true });
     const controller = new AbortController();
