@@ -12,6 +12,14 @@ export interface ProcSample {
   readonly rssMb: number;
 }
 
+/** CPU time (user + system, ms) of the main thread of `pid` alone (its JavaScript, V8's
+ * main-thread work), without the worker, GC helper and libuv pool threads. */
+export function mainThreadCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+}
+
 /** Reads `pid`'s user + system time (/proc/<pid>/stat) and VmRSS (/proc/<pid>/status). */
 export function procSample(pid: number): ProcSample {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

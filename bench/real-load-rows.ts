@@ -104,7 +104,7 @@ function rowsOf(store: string, runs: readonly RealLoadFigures[]): RealRow[] {
   return [
     {
       figure: `real load, ${name}: bot CPU per inbound message`,
-      measured: `${f(cpu, 2)} ms (median of ${runs.length}: ${runs.map((r) => f(r.botCpuMsPerInbound, 2)).join(' / ')}; user ${f(mid.botUserMsPerInbound, 2)} ms); floor ${f(mid.floorCpuMsPerInbound, 2)} ms = ×${f(ratio, 1)}; ${f(mid.windowInbound)} messages in ${o.windowSec} s at ${o.ratePerSec}/s (${f(o.returningShare * 100)}% returning), 2 sends each; a full number (600 sends/min = 5 msg/s) ≈ ${f((cpu * 5) / 10, 1)}% of a core; idle bot ${f(mid.idleCpuMsPerSec, 1)} ms/s`,
+      measured: `${f(cpu, 2)} ms (median of ${runs.length}: ${runs.map((r) => f(r.botCpuMsPerInbound, 2)).join(' / ')}; user ${f(mid.botUserMsPerInbound, 2)} ms; main thread ${f(mid.botMainThreadMsPerInbound, 2)} ms); floor ${f(mid.floorCpuMsPerInbound, 2)} ms = ×${f(ratio, 1)}; ${f(mid.windowInbound)} messages in ${o.windowSec} s at ${o.ratePerSec}/s (${f(o.returningShare * 100)}% returning), 2 sends each; a full number (600 sends/min = 5 msg/s) ≈ ${f((cpu * 5) / 10, 1)}% of a core; idle bot ${f(mid.idleCpuMsPerSec, 1)} ms/s`,
       target: '≤ 4 ms and ≤ ×3 the floor',
       pass: cpu <= 4 && ratio <= 3,
     },
@@ -116,7 +116,7 @@ function rowsOf(store: string, runs: readonly RealLoadFigures[]): RealRow[] {
     },
     {
       figure: `real load, ${name}: replies`,
-      measured: `every contact answered exactly once: ${once ? 'yes' : 'NO'} (${runs.map((r) => `${f(r.replies.injected)} messages from ${f(r.replies.contacts)} contacts: ${r.replies.missing} sends missing, ${r.replies.extra} extra, ${r.replies.unexpected} unexpected, ${r.errorLines} warn/error lines`).join('; ')}); reply latency p50 ${f(mid.replies.p50Ms)} ms, p99 ${f(mid.replies.p99Ms)} ms, max ${f(mid.replies.maxMs)} ms; RSS ${f(mid.rssStartMb)} → ${f(mid.rssEndMb)} MB (max ${f(mid.rssMaxMb)})`,
+      measured: `every contact answered exactly once: ${once ? 'yes' : 'NO'} (${runs.map((r) => `${f(r.replies.injected)} messages from ${f(r.replies.contacts)} contacts: ${r.replies.missing} sends missing, ${r.replies.extra} extra, ${r.replies.unexpected} unexpected, ${r.errorLines} warn/error lines`).join('; ')}); reply latency p50 ${f(mid.replies.p50Ms)} ms, p99 ${f(mid.replies.p99Ms)} ms, max ${f(mid.replies.maxMs)} ms; RSS ${f(mid.rssStartMb)} → ${f(mid.rssMidMb)} (half-way) → ${f(mid.rssEndMb)} MB (max ${f(mid.rssMaxMb)})`,
       target: 'exactly once, 0 errors',
       pass: once,
     },

@@ -26,7 +26,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { signCallback } from '../src/api/callbacks.js';
 import { benchScript } from './child-script.js';
-import { procSample } from './proc-stat.js';
+import { mainThreadCpuMs, procSample } from './proc-stat.js';
 import { checkReplies, type Injected, type ReplyCheck, type SentItem } from './real-load-check.js';
 import {
   dropPrefix,
@@ -59,6 +59,8 @@ export interface RealLoadFigures {
   readonly windowInbound: number;
   readonly botCpuMsPerInbound: number;
   readonly botUserMsPerInbound: number;
+  /** The bot's main thread alone (JavaScript), per inbound message. */
+  readonly botMainThreadMsPerInbound: number;
   readonly floorCpuMsPerInbound: number;
   readonly sandboxCpuMsPerInbound: number;
   /** API requests and callbacks per inbound message, by kind and status. */
@@ -68,6 +70,8 @@ export interface RealLoadFigures {
   readonly rssStartMb: number;
   readonly rssEndMb: number;
   readonly rssMaxMb: number;
+  /** RSS half-way through the window (levelling off: compare start → middle → end). */
+  readonly rssMidMb: number;
   readonly replies: ReplyCheck;
   readonly statusCallbacks: number;
   /** Bot CPU per status callback, the idle process's CPU over as long taken off. */
@@ -276,6 +280,7 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
   inWindow = true;
   const start = {
     bot: procSample(pid),
+    botMain: mainThreadCpuMs(pid),
     floor: procSample(floor.child.pid!),
     sandbox: await sandboxCounts(sandbox.url),
     store: await storeOperations(botUrl),
@@ -283,12 +288,16 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
     injected: injected.length,
   };
   let rssMaxMb = start.bot.rssMb;
+  let rssMidMb = start.bot.rssMb;
   const rssTimer = setInterval(() => {
-    rssMaxMb = Math.max(rssMaxMb, procSample(pid).rssMb);
+    const { rssMb } = procSample(pid);
+    rssMaxMb = Math.max(rssMaxMb, rssMb);
+    if (Date.now() - start.at <= (options.windowSec * 1000) / 2) rssMidMb = rssMb;
   }, 2000);
   await sleep(options.windowSec * 1000);
   const end = {
     bot: procSample(pid),
+    botMain: mainThreadCpuMs(pid),
     floor: procSample(floor.child.pid!),
     sandbox: await sandboxCounts(sandbox.url),
     store: await storeOperations(botUrl),
@@ -355,6 +364,7 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
     windowInbound,
     botCpuMsPerInbound: per(end.bot.cpuMs, start.bot.cpuMs),
     botUserMsPerInbound: per(end.bot.userMs, start.bot.userMs),
+    botMainThreadMsPerInbound: per(end.botMain, start.botMain),
     floorCpuMsPerInbound: per(end.floor.cpuMs, start.floor.cpuMs),
     sandboxCpuMsPerInbound: per(end.sandbox.cpuMs, start.sandbox.cpuMs),
     exchanges: perInbound(end.sandbox.counts, start.sandbox.counts, windowInbound),
@@ -362,6 +372,7 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
     rssStartMb: start.bot.rssMb,
     rssEndMb: end.bot.rssMb,
     rssMaxMb,
+    rssMidMb,
     replies,
     statusCallbacks: total,
     statusCpuMs,

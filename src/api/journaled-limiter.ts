@@ -23,7 +23,7 @@ const KEEP_MS = 120_000;
  * whose completion was never written (the process died mid-request) counts as completed
  * at the restart, the latest it can have been counted by the server.
  * @example
- * const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
+ * const limiter = JournaledLimiter.open(store.budgetJournal());
  */
 export class JournaledLimiter implements Limiter {
   readonly #inner: MemoryLimiter;

@@ -15,7 +15,6 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { createMetrics, type BotMetrics } from '../metrics/create-metrics.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
-import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { createDeploymentApp } from './deployment-app.js';
@@ -122,7 +121,7 @@ export async function startDeployment(
   else {
     // The shared budget's recent use survives a restart (the API counts it, not us).
     budgetStore = new SqliteStore({ path: join(stateDir, 'workspace-budgets.db') });
-    limiter = JournaledLimiter.open(new SqliteBudgetJournal(budgetStore.database));
+    limiter = JournaledLimiter.open(budgetStore.budgetJournal());
   }
   const openStore = (id: string): Store => {
     const retention = config.retention;

@@ -35,7 +35,6 @@ import { dirname, join } from 'node:path';
 import { claimWorkerId } from './worker-id-file.js';
 import { JournaledLimiter } from '../api/journaled-limiter.js';
 import type { Limiter } from '../api/limiter.js';
-import { SqliteBudgetJournal } from '../store/sqlite-budget-journal.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Tracing } from '../observe/tracing.js';
 import {
@@ -422,7 +421,7 @@ function openStore(
     retention: config.retention,
     onCheckpointError: (message) => logger.warn(message),
   });
-  const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
+  const limiter = JournaledLimiter.open(store.budgetJournal());
   return { store, limiter, kind: `sqlite ${path}` };
 }
 

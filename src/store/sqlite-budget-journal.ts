@@ -5,12 +5,17 @@ import type { Ticket } from '../api/limiter.js';
 
 const Keys = z.array(z.string());
 
+/** Runs one write statement of the journal (see {@link SqliteBudgetJournal}'s constructor). */
+export type JournalWrite = (apply: () => void) => void;
+
+const autocommit: JournalWrite = (apply) => apply();
+
 /**
  * The {@link BudgetJournal} of the embedded store: the `budget_log` table of the state
  * file. Tickets are made unique per process start, so a restarted limiter never confuses
  * its tickets with the dead process's.
  * @example
- * const limiter = JournaledLimiter.open(new SqliteBudgetJournal(store.database));
+ * const limiter = JournaledLimiter.open(store.budgetJournal());
  */
 export class SqliteBudgetJournal implements BudgetJournal {
   readonly #taken: Database.Statement;
@@ -18,8 +23,15 @@ export class SqliteBudgetJournal implements BudgetJournal {
   readonly #since: Database.Statement;
   readonly #prune: Database.Statement;
   readonly #run = `${Date.now().toString(36)}.${process.pid}.`;
+  readonly #write: JournalWrite;
 
-  constructor(db: Database.Database) {
+  /**
+   * `write` runs each `taken`/`settled` statement: by default on its own (an autocommit
+   * transaction each); `SqliteStore.budgetJournal()` passes the store's group commit,
+   * so that they share the turn's one commit with the store's writes.
+   */
+  constructor(db: Database.Database, write: JournalWrite = autocommit) {
+    this.#write = write;
     this.#taken = db.prepare(
       'INSERT OR REPLACE INTO budget_log (ticket, rules, at, settled) VALUES (?, ?, ?, 0)',
     );
@@ -29,11 +41,11 @@ export class SqliteBudgetJournal implements BudgetJournal {
   }
 
   taken(ticket: Ticket, keys: readonly string[], at: number): void {
-    this.#taken.run(this.#run + ticket, JSON.stringify(keys), at);
+    this.#write(() => void this.#taken.run(this.#run + ticket, JSON.stringify(keys), at));
   }
 
   settled(ticket: Ticket, at: number): void {
-    this.#settled.run(at, this.#run + ticket);
+    this.#write(() => void this.#settled.run(at, this.#run + ticket));
   }
 
   since(since: number): { keys: readonly string[]; at: number; settled: boolean }[] {

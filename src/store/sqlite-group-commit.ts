@@ -66,6 +66,16 @@ export class GroupCommit {
   }
 
   /**
+   * Runs `apply`, one statement (atomic by itself), in the open group now (opening one for
+   * this turn), throwing as it throws; it commits with the group, and nobody waits for
+   * that. For writes whose loss in a crash right after costs little (the budget journal).
+   */
+  join(apply: () => void): void {
+    this.#open();
+    apply();
+  }
+
+  /**
    * Runs `task` on the connection outside any transaction: now when no group is open, else
    * right after the open group commits (before the next one can begin).
    */

@@ -4,6 +4,9 @@ import type { BudgetRule } from '../../src/api/limiter.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { SqliteBudgetJournal } from '../../src/store/sqlite-budget-journal.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const perMinute: BudgetRule = { key: 'send:number:n1:60s', limit: 600, windowMs: 60_000 };
 const perSecond: BudgetRule = { key: 'send:number:n1:1s', limit: 20, windowMs: 1_000 };
@@ -51,5 +54,36 @@ describe('JournaledLimiter', () => {
     clock.advance(1_000);
     expect((await second.take(rules, clock.now())).ok).toBe(true);
     await store.close();
+  });
+
+  it("should write the store's journal rows in the turn's group transaction, durable once it commits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-journal-'));
+    const path = join(dir, 'state.db');
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const store = new SqliteStore({ path, clock });
+    const limiter = JournaledLimiter.open(store.budgetJournal(), clock);
+    const taken = await limiter.take(rules, clock.now());
+    expect(taken.ok).toBe(true);
+    // Inside the turn's open group: no autocommit of its own.
+    expect(store.database.inTransaction).toBe(true);
+    if (taken.ok) await limiter.complete(rules, taken.ticket, clock.now());
+    await store.putSend({
+      id: 'c1:1:1',
+      conversationId: 'c1',
+      seq: 1,
+      contentType: 'text',
+      state: 'accepted',
+      startedAt: clock.now(),
+      messageId: 'm1',
+    });
+    expect(store.database.inTransaction).toBe(false);
+    await store.close();
+    // Another process over the same file sees both rows (taken, then settled).
+    const reopened = new SqliteStore({ path, clock });
+    const rows = new SqliteBudgetJournal(reopened.database).since(clock.now() - 1_000);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.settled).toBe(true);
+    await reopened.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
