@@ -88,6 +88,7 @@ describe.skipIf(!FAILOVER_TESTS)(
       let promoted = 0;
       const count = await trafficThroughFailover({
         redisUrl: CLUSTER_URL,
+        env: { REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT: '1s' },
         failover: async () => {
           const roles = await clusterRoles();
           promoted = [...roles].find(([, r]) => r === 'slave')![0];
@@ -105,6 +106,7 @@ describe.skipIf(!FAILOVER_TESTS)(
       const before = await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster');
       const count = await trafficThroughFailover({
         redisUrl: SENTINEL_URL,
+        env: { REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT: '1s' },
         failover: async () => {
           await sentinel.call('SENTINEL', 'FAILOVER', 'mymaster');
           const moved = await waitFor(async () => {
