@@ -212,7 +212,10 @@ export class RedisStore implements Store {
     if (outcome === 0) return false;
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
     // A duplicate still in the inbox is listed again: its first enqueue may have died here.
+    const listed = this.#mark(this.#keys.inboxes);
     await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
+    // Lost with its primary, the listing would leave the item unseen until a redelivery.
+    await this.#replicated(this.#keys.inboxes, listed);
     return outcome === 1;
   }
 
@@ -473,6 +476,7 @@ export class RedisStore implements Store {
   ): Promise<AcquiredConversation | undefined> {
     const keys = this.#keys.conversation(conversationId);
     const { args, expiresAt } = leaseArgs(owner, ttlMs, now);
+    const mark = this.#mark(keys.lease);
     const reply = await scripts.acquireConversation.run(
       this.#redis,
       [keys.lease, keys.inbox, keys.inboxItems, keys.doc],
@@ -480,6 +484,9 @@ export class RedisStore implements Store {
     );
     const taken = validateStored(keys.lease, reply, acquiredConversationReply);
     if (taken === null) return undefined;
+    // Lost with its primary, the lease (and its fencing token, counted again from 1) would
+    // let a second worker run the same conversation's pending sends at once.
+    await this.#replicated(keys.lease, mark);
     const [token, version, docExpiresAt, hasItem, first] = taken;
     const lease = { name: `conv:${conversationId}`, owner, token, expiresAt };
     const docVersion =
