@@ -62,7 +62,7 @@ async function totals(client: RedisClient): Promise<RedisTotals> {
   let reads = 0;
   let cpuSec = 0;
   for (const node of nodes) {
-    const info = await node.info();
+    const info = await node.info('all');
     for (const m of info.matchAll(/^cmdstat_(\S+):calls=(\d+)/gm))
       if (m[1] !== 'info') calls += Number(m[2]);
     reads += Number(/total_reads_processed:(\d+)/.exec(info)?.[1] ?? 0);
