@@ -63,20 +63,19 @@ function report(name: string, count: FailoverCount): void {
 }
 
 /**
- * The kill -9 case is opt-in (`npm run test:failover`, SWITCHBOARD_FAILOVER_TESTS=1): it
- * takes one to two minutes on a loaded machine (a node timeout, an election, a node
- * restarted). The controlled failovers run in `npm test`, with the durability mode on, as
- * exactly-once depends on it for a SENTINEL FAILOVER: it is not coordinated, and the old
- * primary acknowledges writes the failover then drops (6-7 of 72 answers doubled without
- * WAIT, measured; see docs/scaling.md).
+ * Opt-in (`npm run test:failover`, SWITCHBOARD_FAILOVER_TESTS=1): on the shared, loaded
+ * 2-core machine the two controlled failovers took 70-190 s together and the kill -9 case
+ * 65-100 s (conversations wait for each answer; a failover takes 1-14 s), too long for
+ * `npm test`. Every case runs with the durability mode on: exactly-once depends on it for
+ * a SENTINEL FAILOVER, which is not coordinated (the old primary acknowledges writes the
+ * failover then drops: 6-7 of 72 answers doubled without WAIT, measured; see
+ * docs/scaling.md).
  */
 const FAILOVER_TESTS = process.env['SWITCHBOARD_FAILOVER_TESTS'] === '1';
 const DURABLE = { REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT: '1s' };
-/** Traffic of the default cases: fewer answers, the same failover. */
-const TRAFFIC = { conversations: 8, messagesPerConversation: 5 };
 
 beforeAll(async () => {
-  await startPrivateSet();
+  if (FAILOVER_TESTS) await startPrivateSet();
 }, 120_000);
 
 afterAll(async () => {
@@ -85,45 +84,46 @@ afterAll(async () => {
   admin.forEach((c) => c.disconnect());
 }, 120_000);
 
-describe('Redis failover mid-traffic, durability mode on', () => {
-  it('should lose nothing and answer nothing twice through a CLUSTER FAILOVER', async () => {
-    let promoted = 0;
-    const count = await trafficThroughFailover({
-      redisUrl: CLUSTER_URL,
-      env: DURABLE,
-      ...TRAFFIC,
-      failover: async () => {
-        const roles = await clusterRoles();
-        promoted = [...roles].find(([, r]) => r === 'slave')![0];
-        await node(promoted).cluster('FAILOVER');
-        expect(await waitFor(async () => (await role(promoted)) === 'master', 20_000)).toBe(true);
-        expect(await waitFor(clusterOk, 20_000)).toBe(true);
-      },
-    });
-    report(`CLUSTER FAILOVER (127.0.0.1:${promoted} promoted)`, count);
-    expect({ lost: count.lost, doubled: count.doubled }).toEqual({ lost: 0, doubled: 0 });
-  }, 240_000);
+describe.skipIf(!FAILOVER_TESTS)(
+  'Redis failover mid-traffic, durability mode on (SWITCHBOARD_FAILOVER_TESTS=1)',
+  () => {
+    it('should lose nothing and answer nothing twice through a CLUSTER FAILOVER', async () => {
+      let promoted = 0;
+      const count = await trafficThroughFailover({
+        redisUrl: CLUSTER_URL,
+        env: DURABLE,
+        failover: async () => {
+          const roles = await clusterRoles();
+          promoted = [...roles].find(([, r]) => r === 'slave')![0];
+          await node(promoted).cluster('FAILOVER');
+          expect(await waitFor(async () => (await role(promoted)) === 'master', 20_000)).toBe(true);
+          expect(await waitFor(clusterOk, 20_000)).toBe(true);
+        },
+      });
+      report(`CLUSTER FAILOVER (127.0.0.1:${promoted} promoted)`, count);
+      expect({ lost: count.lost, doubled: count.doubled }).toEqual({ lost: 0, doubled: 0 });
+    }, 240_000);
 
-  it('should lose nothing and answer nothing twice through a SENTINEL FAILOVER', async () => {
-    const sentinel = node(27110);
-    const before = await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster');
-    const count = await trafficThroughFailover({
-      redisUrl: SENTINEL_URL,
-      env: DURABLE,
-      ...TRAFFIC,
-      failover: async () => {
-        await sentinel.call('SENTINEL', 'FAILOVER', 'mymaster');
-        const moved = await waitFor(async () => {
-          const now = await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster');
-          return JSON.stringify(now) !== JSON.stringify(before);
-        }, 30_000);
-        expect(moved).toBe(true);
-      },
-    });
-    report('SENTINEL FAILOVER', count);
-    expect({ lost: count.lost, doubled: count.doubled }).toEqual({ lost: 0, doubled: 0 });
-  }, 240_000);
-});
+    it('should lose nothing and answer nothing twice through a SENTINEL FAILOVER', async () => {
+      const sentinel = node(27110);
+      const before = await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster');
+      const count = await trafficThroughFailover({
+        redisUrl: SENTINEL_URL,
+        env: DURABLE,
+        failover: async () => {
+          await sentinel.call('SENTINEL', 'FAILOVER', 'mymaster');
+          const moved = await waitFor(async () => {
+            const now = await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster');
+            return JSON.stringify(now) !== JSON.stringify(before);
+          }, 30_000);
+          expect(moved).toBe(true);
+        },
+      });
+      report('SENTINEL FAILOVER', count);
+      expect({ lost: count.lost, doubled: count.doubled }).toEqual({ lost: 0, doubled: 0 });
+    }, 240_000);
+  },
+);
 
 describe.skipIf(!FAILOVER_TESTS)(
   'Redis primary killed mid-traffic (SWITCHBOARD_FAILOVER_TESTS=1)',
