@@ -149,5 +149,5 @@ describe('a broadcast during a deployment’s traffic (one workspace budget in R
       if (process.env['SB_FIGURES'] !== undefined)
         console.log(from - start, window.length, broadcastSends);
     }
-  }, 90_000);
+  }, 180_000);
 });
