@@ -5,7 +5,8 @@
  * durability mode, REDIS_WAIT_REPLICAS=1). Per configuration: warm-up (two callbacks per
  * conversation, untimed), then RATE callbacks/s split evenly over the workers for
  * DURATION_SEC (each conversation always on the same worker), then the drain. Measured over
- * window + drain: the workers' CPU (process.cpuUsage via their stats route), Redis
+ * window + drain, less what the same workers and Redis spend idle over as long (measured
+ * over IDLE_MS just before): the workers' CPU (process.cpuUsage via their stats route), Redis
  * commands (INFO commandstats) and the reads Redis served (INFO stats
  * total_reads_processed: one per batch a client sent, i.e. round trips with
  * auto-pipelining) per message, summed over every primary; exactly-once as in scale-out.ts.
@@ -26,12 +27,16 @@ const CONVERSATIONS = 400;
 const TIMED_BASE = 10_000_000;
 const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 2);
 const WORKERS = [1, 2, 4] as const;
+/** The idle spell measured before each window (its cost per ms is subtracted). */
+const IDLE_MS = Number(process.env['BENCH_SCALE_IDLE_MS'] ?? 3_000);
 
 /** One configuration's figures (medians over the rounds). */
 export interface CostRun {
   readonly workers: number;
-  /** Workers' CPU µs per message, summed over the workers. */
+  /** Workers' CPU µs per message, summed over the workers, less their idle CPU over as long. */
   readonly cpuMicrosPerMessage: number;
+  /** The same without subtracting the idle CPU. */
+  readonly grossCpuMicrosPerMessage: number;
   readonly redisCommandsPerMessage: number;
   readonly redisReadsPerMessage: number;
   /** Redis server CPU µs per message (summed over primaries). */
@@ -62,7 +67,7 @@ async function totals(client: RedisClient): Promise<RedisTotals> {
   let reads = 0;
   let cpuSec = 0;
   for (const node of nodes) {
-    const info = await node.info();
+    const info = await node.info('all');
     for (const m of info.matchAll(/^cmdstat_(\S+):calls=(\d+)/gm))
       if (m[1] !== 'info') calls += Number(m[2]);
     reads += Number(/total_reads_processed:(\d+)/.exec(info)?.[1] ?? 0);
@@ -110,8 +115,23 @@ async function oneRun(
     await take(stubUrl);
     const acked = new Set<number>();
     const issued = new Set<number>();
+    // The idle cost (timer and inbox sweeps, leases, polls of every worker) over as long as
+    // an idle spell: subtracted below, so the figures are what a message adds.
+    const idle0 = await Promise.all(targets.map((t) => t.stats()));
+    const idleRedis0 = await totals(redis);
+    const idleStart = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const idle1 = await Promise.all(targets.map((t) => t.stats()));
+    const idleRedis1 = await totals(redis);
+    const idleMs = performance.now() - idleStart;
+    const idleCpuPerMs =
+      idle1.reduce((s, a, i) => s + a.cpuMicros - (idle0[i]?.cpuMicros ?? 0), 0) / idleMs;
+    const idleCallsPerMs = (idleRedis1.calls - idleRedis0.calls) / idleMs;
+    const idleReadsPerMs = (idleRedis1.reads - idleRedis0.reads) / idleMs;
+    const idleRedisCpuPerMs = ((idleRedis1.cpuSec - idleRedis0.cpuSec) * 1e6) / idleMs;
     const before = await Promise.all(targets.map((t) => t.stats()));
     const redis0 = await totals(redis);
+    const windowStart = performance.now();
     const loads = await Promise.all(
       targets.map((t, i) =>
         runLoad({
@@ -137,15 +157,19 @@ async function oneRun(
     await settle(stubUrl);
     const after = await Promise.all(targets.map((t) => t.stats()));
     const redis1 = await totals(redis);
+    const windowMs = performance.now() - windowStart;
     const messages = Math.max(1, ackedCount);
     const cpu = after.reduce((s, a, i) => s + a.cpuMicros - (before[i]?.cpuMicros ?? 0), 0);
+    const net = (total: number, perMs: number): number =>
+      Math.max(0, total - perMs * windowMs) / messages;
     return {
       workers,
       messages: ackedCount,
-      cpuMicrosPerMessage: cpu / messages,
-      redisCommandsPerMessage: (redis1.calls - redis0.calls) / messages,
-      redisReadsPerMessage: (redis1.reads - redis0.reads) / messages,
-      redisCpuMicrosPerMessage: ((redis1.cpuSec - redis0.cpuSec) * 1e6) / messages,
+      cpuMicrosPerMessage: net(cpu, idleCpuPerMs),
+      redisCommandsPerMessage: net(redis1.calls - redis0.calls, idleCallsPerMs),
+      redisReadsPerMessage: net(redis1.reads - redis0.reads, idleReadsPerMs),
+      redisCpuMicrosPerMessage: net((redis1.cpuSec - redis0.cpuSec) * 1e6, idleRedisCpuPerMs),
+      grossCpuMicrosPerMessage: cpu / messages,
       p50: median(loads.map((l) => l.p50)),
       p99: Math.max(...loads.map((l) => l.p99)),
       exactlyOnce: check(await take(stubUrl), acked, issued),
@@ -197,7 +221,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
             // Progress with figures: a run cut short still tells what it measured.
             process.stderr.write(
-              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg, ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} msgs\n`,
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} msgs\n`,
             );
           }
         series.push({
@@ -209,6 +233,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
               workers: w,
               messages: med((x) => x.messages),
               cpuMicrosPerMessage: med((x) => x.cpuMicrosPerMessage),
+              grossCpuMicrosPerMessage: med((x) => x.grossCpuMicrosPerMessage),
               redisCommandsPerMessage: med((x) => x.redisCommandsPerMessage),
               redisReadsPerMessage: med((x) => x.redisReadsPerMessage),
               redisCpuMicrosPerMessage: med((x) => x.redisCpuMicrosPerMessage),

@@ -1,6 +1,7 @@
 import { dirname, basename, join } from 'node:path';
 import { MessagingClient } from '../api/client.js';
 import { fingerprintContent } from '../api/fingerprint.js';
+import type { Limiter } from '../api/limiter.js';
 import { MemoryLimiter } from '../api/memory-limiter.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { silentLogger, type Logger } from '../log/logger.js';
@@ -57,6 +58,20 @@ export interface BroadcastIo {
   readonly signal?: AbortSignal;
   /** JSON progress interval (non-terminal), ms. */
   readonly progressIntervalMs?: number;
+  /**
+   * The budget to send within (default: this process's own). `switchboard broadcast
+   * --deployment f --number n` passes the deployment's (a `RedisLimiter` on its
+   * `REDIS_URL` and `REDIS_PREFIX`) with the number's identity, so the broadcast takes its
+   * sends from the workspace budget the running workers share.
+   */
+  readonly budget?: SharedBudget;
+}
+
+/** A limiter shared with other processes, and whose budgets a broadcast's sends count in. */
+export interface SharedBudget {
+  readonly limiter: Limiter;
+  /** The number's id and workspace as the deployment names them (its budget keys). */
+  readonly identity: { readonly numberId: string; readonly workspaceId: string };
 }
 
 /** The result of {@link broadcast}: an exit code and the summary (none for a dry run). */
@@ -114,12 +129,13 @@ export async function broadcast(
   );
   try {
     if (journal.resumed) io.stderr.write(`resuming from ${journalPath}\n`);
-    const budget = new MemoryLimiter({ clock });
+    const budget = io.budget?.limiter ?? new MemoryLimiter({ clock });
     const limiter = new JournalingLimiter(budget);
     const client = new MessagingClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
       limiter,
+      ...(io.budget === undefined ? {} : { identity: io.budget.identity }),
       clock,
       logger: io.logger ?? silentLogger,
       ...(io.sleep === undefined ? {} : { sleep: io.sleep }),

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
-import { broadcast, type BroadcastConfig } from '../broadcast/broadcast.js';
+import { RedisLimiter } from '../api/redis-limiter.js';
+import { broadcast, type BroadcastConfig, type SharedBudget } from '../broadcast/broadcast.js';
 import { ContactListError } from '../broadcast/csv-reader.js';
 import { JournalError } from '../broadcast/journal.js';
 import { createLogger } from '../log/logger.js';
+import { connectRedis } from '../store/redis-connection.js';
+import type { RedisClient } from '../store/redis-script.js';
 import { CliError } from './run-command.js';
 
 import { formatDeploymentIssue, loadDeploymentFile } from '../deploy/load-deployment-file.js';
@@ -76,8 +79,10 @@ Examples:
   $ switchboard broadcast --template order_ready --language en --to orders.csv --params name,order --dry-run`,
     )
     .action(async (flags: BroadcastFlags) => {
-      const env = await numberEnv(flags, process.env);
+      const { env, number } = await numberEnv(flags, process.env);
       const config = parseFlags(flags, env);
+      const shared =
+        number === undefined || config.dryRun ? undefined : await sharedBudget(number, env);
       const controller = new AbortController();
       const interrupt = (): void => {
         if (controller.signal.aborted) process.exit(130);
@@ -93,6 +98,7 @@ Examples:
           stderr: process.stderr,
           tty: process.stderr.isTTY === true,
           signal: controller.signal,
+          ...(shared === undefined ? {} : { budget: shared.budget }),
           logger: createLogger({
             level: ['error', 'warn', 'info', 'debug', 'silent'].includes(level)
               ? (level as 'warn')
@@ -108,6 +114,7 @@ Examples:
       } finally {
         process.off('SIGINT', interrupt);
         process.off('SIGTERM', interrupt);
+        shared?.redis.disconnect();
       }
     });
 }
@@ -163,11 +170,14 @@ function parseFlags(
 async function numberEnv(
   flags: BroadcastFlags,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<Readonly<Record<string, string | undefined>>> {
+): Promise<{
+  env: Readonly<Record<string, string | undefined>>;
+  number?: { readonly id: string; readonly workspace: string };
+}> {
   const fail = (message: string): never => {
     throw new CliError(`switchboard broadcast: ${message}`, 2);
   };
-  if (flags.deployment === undefined && flags.number === undefined) return env;
+  if (flags.deployment === undefined && flags.number === undefined) return { env };
   if (flags.deployment === undefined || flags.number === undefined)
     return fail('--deployment <file> and --number <id> go together: name the file and its number');
   const loaded = await loadDeploymentFile(flags.deployment);
@@ -181,5 +191,44 @@ async function numberEnv(
   const key = env[number.apiKeyEnv]?.trim();
   if (key === undefined || key === '')
     return fail(`${number.apiKeyEnv} is not set (the API key of number ${number.id})`);
-  return { ...env, MESSAGING_API_KEY: key };
+  return {
+    env: { ...env, MESSAGING_API_KEY: key },
+    number: { id: number.id, workspace: number.workspace },
+  };
+}
+
+/**
+ * The running deployment's workspace budget, when it lives in Redis (`REDIS_URL`, and
+ * the workers' `REDIS_PREFIX`): the broadcast's sends then count in the budget every worker
+ * of the deployment takes from, so a broadcast during traffic makes no 429. Without
+ * `REDIS_URL` the broadcast has a budget of its own, which a running deployment does not
+ * see (said on stderr).
+ */
+async function sharedBudget(
+  number: { readonly id: string; readonly workspace: string },
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ budget: SharedBudget; redis: RedisClient } | undefined> {
+  const url = env['REDIS_URL']?.trim();
+  if (url === undefined || url === '') {
+    process.stderr.write(
+      'note: REDIS_URL is not set, so this broadcast counts its sends in a budget of its own: a deployment running meanwhile does not see them (set REDIS_URL and REDIS_PREFIX as its workers have them)\n',
+    );
+    return undefined;
+  }
+  const cluster = env['REDIS_CLUSTER'] === '1' || env['REDIS_CLUSTER'] === 'true';
+  const redis = await connectRedis(url, { cluster }).catch((error: unknown) => {
+    throw new CliError(
+      `switchboard broadcast: ${error instanceof Error ? error.message : String(error)}`,
+      2,
+      { cause: error },
+    );
+  });
+  const prefix = env['REDIS_PREFIX'] ?? 'switchboard:';
+  return {
+    redis,
+    budget: {
+      limiter: new RedisLimiter({ redis, prefix }),
+      identity: { numberId: number.id, workspaceId: number.workspace },
+    },
+  };
 }

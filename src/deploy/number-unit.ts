@@ -1,5 +1,5 @@
 import type { Limiter } from '../api/limiter.js';
-import { MessagingClient } from '../api/client.js';
+import { MessagingClient, type ApiCall } from '../api/client.js';
 import type { Conversation } from '../api/resources.js';
 import type { ResolvedBot } from '../bot/resolve-bot.js';
 import { createBot } from '../engine/create-bot.js';
@@ -13,7 +13,10 @@ import { checkApi, type ApiCheck } from '../cli/api-check.js';
 export type NumberStatus =
   | { readonly state: 'starting' }
   | { readonly state: 'running' }
-  /** The API refuses the key (401/403) or the number (409): retried with backoff. */
+  /**
+   * The API refuses the key (401/403) or the number (409 `instance_not_api_managed`, or
+   * `instance_unavailable`: disconnected): retried with backoff.
+   */
   | { readonly state: 'failed'; readonly reason: string }
   /** The API does not answer (network, 5xx, 429): retried with backoff. */
   | { readonly state: 'unreachable'; readonly reason: string };
@@ -80,6 +83,7 @@ export class NumberUnit {
       logger: options.logger,
       limiter: options.limiter,
       identity: { numberId: options.id, workspaceId: options.workspace },
+      onCall: (call) => this.#noticeRefusal(call),
     });
     const firstRead = new Promise<readonly Conversation[]>((resolve) => {
       this.#firstRead = resolve;
@@ -177,7 +181,17 @@ export class NumberUnit {
     }
   }
 
-  #check(): Promise<ApiCheck> {
+  /**
+   * A call of the running number refused for the key or the number (a key revoked, the
+   * number disconnected since the last check): check now instead of at the next recheck.
+   */
+  #noticeRefusal(call: ApiCall): void {
+    if (this.#status.state !== 'running' || !refusesNumber(call)) return;
+    this.#wake?.();
+  }
+
+  async #check(): Promise<ApiCheck> {
+    let last: ApiCall | undefined;
     const client = new MessagingClient({
       baseUrl: this.options.baseUrl,
       apiKey: this.options.apiKey,
@@ -187,8 +201,17 @@ export class NumberUnit {
       identity: { numberId: this.options.id, workspaceId: this.options.workspace },
       timeoutMs: 5_000,
       retry: { maxAttempts: 1 },
+      onCall: (call) => (last = call),
     });
-    return checkApi(client, this.options.baseUrl);
+    const check = await checkApi(client, this.options.baseUrl);
+    // checkApi lets a start-up go on through a disconnected number (the single-number CLI
+    // then handles it per request); a deployment reports it and retries it on its own.
+    if (check.status === 'ok' && last?.status === 409 && last.code === 'instance_unavailable')
+      return {
+        status: 'refused',
+        message: `the number of MESSAGING_API_KEY is disconnected (409 instance_unavailable): restore its sender connection in the dashboard`,
+      };
+    return check;
   }
 
   #set(status: NumberStatus): void {
@@ -207,4 +230,13 @@ export class NumberUnit {
       };
     });
   }
+}
+
+/** 401 (the key), or 409 for the number itself (not API-managed, disconnected). */
+function refusesNumber(call: ApiCall): boolean {
+  if (call.status === 401) return true;
+  return (
+    call.status === 409 &&
+    (call.code === 'instance_unavailable' || call.code === 'instance_not_api_managed')
+  );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { systemClock, type Clock } from '../core/clock.js';
 import { RedisKeys } from './redis-keys.js';
 import type { RedisClient } from './redis-script.js';
-import { waitForReplicas, type RedisDurability } from './redis-wait.js';
+import { markWrite, waitForReplicas, type RedisDurability, type WriteMark } from './redis-wait.js';
 import { StoreDataError } from './store-data-error.js';
 import * as scripts from './redis-store-scripts.js';
 import {
@@ -152,6 +152,7 @@ export class RedisStore implements Store {
     const keys = this.#keys.conversation(conversationId);
     const now = this.#clock.now();
     const idle = this.#retention.idleConversationMs;
+    const mark = this.#mark(keys.doc);
     const reply = await scripts.casConversation.run(
       this.#redis,
       [keys.doc, keys.lease],
@@ -166,7 +167,7 @@ export class RedisStore implements Store {
     );
     const result = validateStored(keys.doc, reply, casReply);
     if (result[0] === 'ok') {
-      await this.#replicated(keys.doc);
+      await this.#replicated(keys.doc, mark);
       return { status: 'ok', version: result[1] };
     }
     if (result[0] === 'conflict') return { status: 'conflict', currentVersion: result[1] };
@@ -191,6 +192,7 @@ export class RedisStore implements Store {
       keys.inboxSeq,
     ];
     const args = [now, now + dedupTtlMs, gcTtl(dedupTtlMs), item.id, item.sortKey, json];
+    const mark = this.#mark(keys.inbox);
     if (this.#singleNode) {
       // One round trip: the append and the set of conversations with an inbox together.
       const reply = await scripts.enqueueIndexed.run(
@@ -199,16 +201,21 @@ export class RedisStore implements Store {
         [...args, conversationId],
       );
       const appended = validateStored(keys.inbox, reply, flag) === 1;
-      if (appended) await this.#replicated(keys.inbox);
+      if (appended) await this.#replicated(keys.inbox, mark);
+      else await this.#duplicateReplicated(keys.seen(item.id), dedupTtlMs);
       return appended;
     }
     const reply = await scripts.enqueue.run(this.#redis, inboxKeys, args);
     const outcome = validateStored(keys.inbox, reply, enqueueReply);
+    if (outcome === 1) await this.#replicated(keys.inbox, mark);
+    else await this.#duplicateReplicated(keys.seen(item.id), dedupTtlMs);
     if (outcome === 0) return false;
-    if (outcome === 1) await this.#replicated(keys.inbox);
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
     // A duplicate still in the inbox is listed again: its first enqueue may have died here.
+    const listed = this.#mark(this.#keys.inboxes);
     await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
+    // Lost with its primary, the listing would leave the item unseen until a redelivery.
+    await this.#replicated(this.#keys.inboxes, listed);
     return outcome === 1;
   }
 
@@ -363,6 +370,7 @@ export class RedisStore implements Store {
   }
 
   async putSend(record: SendRecord): Promise<void> {
+    const mark = this.#mark(this.#keys.send(record.id));
     const json = toJson(record, `send record ${record.id}`);
     const ttl = this.#retention.sendRecordsMs;
     const e = this.#clock.now() + ttl;
@@ -380,12 +388,34 @@ export class RedisStore implements Store {
     ]);
     // The intent before a POST: lost, a retry would not know the POST may have gone out.
     if (record.state === 'pending' || record.state === 'unknown')
-      await this.#replicated(this.#keys.send(record.id));
+      await this.#replicated(this.#keys.send(record.id), mark);
   }
 
-  /** With {@link RedisStoreOptions.durability}: waits until replicas hold `key`'s write. */
-  async #replicated(key: string): Promise<void> {
-    if (this.#durability !== undefined) await waitForReplicas(this.#redis, key, this.#durability);
+  /** With {@link RedisStoreOptions.durability}: the connection a write of `key` takes. */
+  #mark(key: string): WriteMark | undefined {
+    return this.#durability === undefined ? undefined : markWrite(this.#redis, key);
+  }
+
+  /**
+   * With {@link RedisStoreOptions.durability}: waits until replicas hold `key`'s write made
+   * after `mark` (on that same connection).
+   */
+  async #replicated(key: string, mark: WriteMark | undefined): Promise<void> {
+    if (this.#durability !== undefined)
+      await waitForReplicas(this.#redis, key, this.#durability, mark);
+  }
+
+  /**
+   * With {@link RedisStoreOptions.durability}: a duplicate's answer relies on the first
+   * delivery's write, which another connection may have made and a failover may still drop.
+   * A write of our own on the same primary (the dedup marker's garbage-collection TTL,
+   * set again) orders after it in the replication stream, so its WAIT covers both.
+   */
+  async #duplicateReplicated(seenKey: string, dedupTtlMs: number): Promise<void> {
+    if (this.#durability === undefined) return;
+    const mark = this.#mark(seenKey);
+    await this.#redis.pexpire(seenKey, gcTtl(dedupTtlMs));
+    await this.#replicated(seenKey, mark);
   }
 
   async getSend(id: string): Promise<SendRecord | undefined> {
@@ -446,6 +476,7 @@ export class RedisStore implements Store {
   ): Promise<AcquiredConversation | undefined> {
     const keys = this.#keys.conversation(conversationId);
     const { args, expiresAt } = leaseArgs(owner, ttlMs, now);
+    const mark = this.#mark(keys.lease);
     const reply = await scripts.acquireConversation.run(
       this.#redis,
       [keys.lease, keys.inbox, keys.inboxItems, keys.doc],
@@ -453,6 +484,9 @@ export class RedisStore implements Store {
     );
     const taken = validateStored(keys.lease, reply, acquiredConversationReply);
     if (taken === null) return undefined;
+    // Lost with its primary, the lease (and its fencing token, counted again from 1) would
+    // let a second worker run the same conversation's pending sends at once.
+    await this.#replicated(keys.lease, mark);
     const [token, version, docExpiresAt, hasItem, first] = taken;
     const lease = { name: `conv:${conversationId}`, owner, token, expiresAt };
     const docVersion =

@@ -53,14 +53,14 @@ describe('startDeployment (switchboard run --deployment)', () => {
       .filter((s) => s.numberId === number)
       .map((s) => JSON.stringify(s.request));
 
-  const start = async (ids: readonly string[], log = logs()) => {
+  const start = async (ids: readonly string[], log = logs(), recheckMs = 200) => {
     const dir = await deploymentDir(ids);
     running = await startDeployment(dir.file, config, {
       env: keysEnv(),
       stdout: new PassThrough(),
       logStream: log.stream,
       watchFile: false,
-      unit: { retryBaseMs: 50, recheckMs: 200, leaseMs: 2_000 },
+      unit: { retryBaseMs: 50, recheckMs, leaseMs: 2_000 },
     });
     return dir;
   };
@@ -139,6 +139,40 @@ describe('startDeployment (switchboard run --deployment)', () => {
       text: 'hi',
     });
     expect(await waitUntil(() => answers('support').length > 0, 15_000)).toBe(true);
+  });
+
+  it('should notice a number disconnected mid-run at its next refused call, report it, and bring it back on its own', async () => {
+    const log = logs();
+    // A recheck far away: what reports the number is its own refused send, not the timer.
+    await start(['sales', 'support', 'billing'], log, 600_000);
+    const state = (id: string) => running?.runner.statuses().find((s) => s.id === id)?.status;
+    expect(await waitUntil(() => state('billing')?.state === 'running', 10_000)).toBe(true);
+    sandbox.control.updateNumber('billing', { connected: false });
+    for (const id of ['sales', 'billing'])
+      sandbox.control.injectInbound({ type: 'text', from: '+15551230003', number: id, text: 'hi' });
+    expect(await waitUntil(() => state('billing')?.state === 'failed', 10_000)).toBe(true);
+    const failed = state('billing');
+    expect(failed?.state === 'failed' ? failed.reason : '').toContain(
+      'BILLING_API_KEY is disconnected (409 instance_unavailable)',
+    );
+    expect(await waitUntil(() => answers('sales').length > 0, 15_000)).toBe(true);
+    const ready = await fetch(`${running?.url ?? ''}/readyz`);
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as { numbers: Record<string, { state: string }> };
+    expect(body.numbers['billing']?.state).toBe('failed');
+    expect(body.numbers['sales']?.state).toBe('running');
+    const metrics = await (await fetch(`${running?.url ?? ''}/metrics`)).text();
+    expect(metrics).toContain('switchboard_number_up{number="billing",state="failed"} 0');
+    expect(log.text()).toContain('number billing does not work');
+    sandbox.control.updateNumber('billing', { connected: true });
+    expect(await waitUntil(() => state('billing')?.state === 'running', 10_000)).toBe(true);
+    sandbox.control.injectInbound({
+      type: 'text',
+      from: '+15551230004',
+      number: 'billing',
+      text: 'hi',
+    });
+    expect(await waitUntil(() => answers('billing').length > 0, 15_000)).toBe(true);
   });
 
   it('should add a fourth number on a reload without restarting the other three, and drain a removed one', async () => {

@@ -63,31 +63,35 @@ function report(name: string, count: FailoverCount): void {
 }
 
 /**
- * Opt-in (`npm run test:failover`): each case takes minutes of real failover time, and the
- * Sentinel case has shown doubled answers under heavy load (a forced SENTINEL FAILOVER can
- * drop writes the old primary acknowledged; see docs/scaling.md). Kept out of `npm test`
- * until that is understood, so the default suite stays fast and deterministic.
+ * Opt-in (`npm run test:failover`, SWITCHBOARD_FAILOVER_TESTS=1): on the shared, loaded
+ * 2-core machine the two controlled failovers took 70-190 s together and the kill -9 case
+ * 65-100 s (conversations wait for each answer; a failover takes 1-14 s), too long for
+ * `npm test`. Every case runs with the durability mode on: exactly-once depends on it for
+ * a SENTINEL FAILOVER, which is not coordinated (the old primary acknowledges writes the
+ * failover then drops: 6-7 of 72 answers doubled without WAIT, measured; see
+ * docs/scaling.md).
  */
 const FAILOVER_TESTS = process.env['SWITCHBOARD_FAILOVER_TESTS'] === '1';
+const DURABLE = { REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT: '1s' };
 
 beforeAll(async () => {
   if (FAILOVER_TESTS) await startPrivateSet();
 }, 120_000);
 
 afterAll(async () => {
-  if (!FAILOVER_TESTS) return;
   // Leave the private set whole for the next run: a killed node comes back as a replica.
-  await startPrivateSet();
+  if (FAILOVER_TESTS) await startPrivateSet();
   admin.forEach((c) => c.disconnect());
 }, 120_000);
 
 describe.skipIf(!FAILOVER_TESTS)(
-  'Redis failover mid-traffic (SWITCHBOARD_FAILOVER_TESTS=1)',
+  'Redis failover mid-traffic, durability mode on (SWITCHBOARD_FAILOVER_TESTS=1)',
   () => {
     it('should lose nothing and answer nothing twice through a CLUSTER FAILOVER', async () => {
       let promoted = 0;
       const count = await trafficThroughFailover({
         redisUrl: CLUSTER_URL,
+        env: DURABLE,
         failover: async () => {
           const roles = await clusterRoles();
           promoted = [...roles].find(([, r]) => r === 'slave')![0];
@@ -105,6 +109,7 @@ describe.skipIf(!FAILOVER_TESTS)(
       const before = await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster');
       const count = await trafficThroughFailover({
         redisUrl: SENTINEL_URL,
+        env: DURABLE,
         failover: async () => {
           await sentinel.call('SENTINEL', 'FAILOVER', 'mymaster');
           const moved = await waitFor(async () => {
@@ -117,12 +122,17 @@ describe.skipIf(!FAILOVER_TESTS)(
       report('SENTINEL FAILOVER', count);
       expect({ lost: count.lost, doubled: count.doubled }).toEqual({ lost: 0, doubled: 0 });
     }, 240_000);
+  },
+);
 
+describe.skipIf(!FAILOVER_TESTS)(
+  'Redis primary killed mid-traffic (SWITCHBOARD_FAILOVER_TESTS=1)',
+  () => {
     it('should lose nothing and answer nothing twice through a kill -9 of a primary, with REDIS_WAIT_REPLICAS=1, and say not ready meanwhile', async () => {
       let victim = 0;
       const count = await trafficThroughFailover({
         redisUrl: CLUSTER_URL,
-        env: { REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT: '1s' },
+        env: DURABLE,
         failover: async () => {
           const roles = await clusterRoles();
           victim = [...roles].find(([, r]) => r === 'master')![0];

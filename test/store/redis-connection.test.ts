@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Cluster, Redis } from 'ioredis';
+import { Redis, type Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedis, createRedisClient } from '../../src/store/redis-connection.js';
 import { redisReadiness } from '../../src/store/redis-readiness.js';
 import type { RedisClient } from '../../src/store/redis-script.js';
 import { RedisUrlError } from '../../src/store/redis-url.js';
-import { clusterSlot, waitForReplicas } from '../../src/store/redis-wait.js';
+import { clusterSlot, markWrite, waitForReplicas } from '../../src/store/redis-wait.js';
 import { REDIS_CLUSTER_URL, REDIS_SENTINEL_URL, REDIS_URL } from './redis-test-helpers.js';
 
 const open: RedisClient[] = [];
@@ -89,5 +89,32 @@ describe('waitForReplicas', () => {
     await expect(waitForReplicas(cluster, key, { replicas: 2, timeoutMs: 20 })).rejects.toThrow(
       /1 of 2 replica\(s\) acknowledged it within 20 ms/,
     );
+  });
+
+  it('should refuse to vouch for a write whose connection closed before the WAIT (a resent WAIT may reach a new primary)', async () => {
+    // A cluster's node connections do not reconnect (ioredis rejects their unanswered
+    // commands and refreshes the slot map), so the resend happens with Sentinel (or one node).
+    for (const url of [REDIS_SENTINEL_URL]) {
+      const client = await connect(url);
+      const key = `{sbtest:${randomUUID()}}:k`;
+      const durability = { replicas: 1, timeoutMs: 2_000 };
+      const kept = markWrite(client, key);
+      await client.set(key, '1', 'PX', 10_000);
+      await expect(waitForReplicas(client, key, durability, kept)).resolves.toBe(undefined);
+      const mark = markWrite(client, key);
+      await client.set(key, '2', 'PX', 10_000);
+      // What a Sentinel failover does to the connection (CLIENT KILL TYPE normal on the old
+      // primary) while a WAIT blocks there: closed, reconnected, the WAIT resent and answered.
+      const node = mark.node!;
+      const id = await node.client('ID');
+      const admin = new Redis({ host: '127.0.0.1', port: node.stream.remotePort! });
+      open.push(admin);
+      const waiting = waitForReplicas(client, key, { replicas: 2, timeoutMs: 1_500 }, mark);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await admin.client('KILL', 'ID', String(id));
+      await expect(waiting).rejects.toThrow(
+        /closed before its WAIT answered: the write may be lost/,
+      );
+    }
   });
 });
