@@ -27,7 +27,7 @@ export interface ConversationSummary {
    * unchanged), `handler` (a handler call unanswered for longer than the threshold).
    */
   readonly stuck: 'error_path' | 'machine_error' | 'handler' | undefined;
-  /** The newest error of the journal. */
+  /** The newest error of the journal (an `error` entry or a rejected send). */
   readonly lastError:
     { readonly at: number; readonly message: string; readonly code?: string } | undefined;
   /** Epoch ms of the newest journal entry (or the last inbound message). */
@@ -69,6 +69,12 @@ export function summarizeConversation(
       lastError = {
         at: entry.at,
         message: entry.message,
+        ...(entry.code === undefined ? {} : { code: entry.code }),
+      };
+    else if (entry?.kind === 'send' && entry.outcome === 'rejected')
+      lastError = {
+        at: entry.at,
+        message: `send #${entry.seq} rejected`,
         ...(entry.code === undefined ? {} : { code: entry.code }),
       };
   }

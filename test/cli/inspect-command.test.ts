@@ -10,6 +10,14 @@ import type { ConversationDoc } from '../../src/engine/conversation-doc.js';
 import { toStoredDoc } from '../../src/engine/stored-doc.js';
 import type { JournalEntry } from '../../src/journal/journal-entry.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { RedisStore } from '../../src/store/redis-store.js';
+import { randomUUID } from 'node:crypto';
+import {
+  connectTestRedis,
+  deleteByPrefix,
+  REDIS_CLUSTER_URL,
+  REDIS_URL,
+} from '../store/redis-test-helpers.js';
 
 // The reader judges expiry by the wall clock: documents written "now".
 const NOW = Date.now();
@@ -153,6 +161,36 @@ describe('switchboard inspect / conversations (SQLite state file)', () => {
     await store.close();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should read the same from Redis (single node and cluster URLs) under REDIS_PREFIX', async () => {
+    for (const url of [REDIS_URL, REDIS_CLUSTER_URL]) {
+      const redis = await connectTestRedis(url);
+      const prefix = `sbtest:inspect:${randomUUID()}:`;
+      try {
+        const store = new RedisStore({ redis, prefix });
+        await store.putConversation(
+          'conv_r',
+          toStoredDoc(
+            doc('+15550000009', { humanOwned: true }, [
+              { kind: 'handoff', at: NOW - 1000, change: 'taken', by: 'send' },
+            ]),
+            false,
+          ),
+          0,
+        );
+        const redisEnv = { REDIS_URL: url, REDIS_PREFIX: prefix };
+        const { out, error } = await runCli(['inspect', '+15550000009'], redisEnv);
+        expect(error).toBeUndefined();
+        expect(out).toContain('conversation conv_r');
+        expect(out).toMatch(/handoff\s+a person owns the conversation \(a send answered 409\)/);
+        const list = await runCli(['conversations', '--human-owned', '--json'], redisEnv);
+        expect((JSON.parse(list.out) as { scanned: number }).scanned).toBe(1);
+      } finally {
+        await deleteByPrefix(redis, prefix);
+        await redis.quit();
+      }
+    }
+  });
 
   it('should print the timeline, state, variables and the send record joined, without writing the file', async () => {
     const before = hash();
