@@ -254,7 +254,6 @@ export class EffectExecutor {
     this.#journal.note({
       kind: 'send',
       seq,
-      sendId: this.#recordId(seq),
       contentType: content.type,
       ...(text === undefined ? {} : { text }),
       ...result,

@@ -89,7 +89,8 @@ export async function readConversationView(
     return { status: 'invalid', error: `conversation ${conversationId}: ${parsed.error}` };
   const doc = parsed.doc;
   const { entries, unreadable } = readJournal(doc.journal);
-  const journal = options.joinSends === false ? entries : await joinSendRecords(reader, entries);
+  const withIds = withSendIds(conversationId, doc.epoch, entries);
+  const journal = options.joinSends === false ? withIds : await joinSendRecords(reader, withIds);
   const timers =
     reader.conversationTimers === undefined
       ? undefined
@@ -167,17 +168,37 @@ export async function findConversations(
   return found;
 }
 
+/**
+ * Send entries with their record ids: the epoch of each is that of the latest `started`
+ * entry before it, or, with none before it, the document's when no run started later in
+ * the journal (else unknown: the entry is left without an id).
+ */
+function withSendIds(
+  conversationId: string,
+  currentEpoch: number,
+  entries: readonly JournalEntry[],
+): JournalEntry[] {
+  const startedLater = entries.some((e) => e.kind === 'lifecycle' && e.change === 'started');
+  let epoch: number | undefined = startedLater ? undefined : currentEpoch;
+  return entries.map((entry) => {
+    if (entry.kind === 'lifecycle' && entry.change === 'started')
+      epoch = entry.epoch ?? currentEpoch;
+    if (entry.kind !== 'send' || entry.sendId !== undefined || epoch === undefined) return entry;
+    return { ...entry, sendId: `${conversationId}:${epoch}:${entry.seq}` };
+  });
+}
+
 async function joinSendRecords(
   reader: ConversationReader,
   entries: readonly JournalEntry[],
 ): Promise<JournalEntryView[]> {
   const records = new Map<string, SendRecord | undefined>();
   for (const entry of entries) {
-    if (entry.kind === 'send' && !records.has(entry.sendId))
+    if (entry.kind === 'send' && entry.sendId !== undefined && !records.has(entry.sendId))
       records.set(entry.sendId, await reader.getSend(entry.sendId));
   }
   return entries.map((entry) => {
-    if (entry.kind !== 'send') return entry;
+    if (entry.kind !== 'send' || entry.sendId === undefined) return entry;
     const record = records.get(entry.sendId);
     if (record === undefined) return entry;
     const facts: SendRecordFacts = {

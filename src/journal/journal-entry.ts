@@ -81,8 +81,12 @@ export const SendEntrySchema = z.object({
   kind: z.literal('send'),
   at,
   seq: z.number().int(),
-  /** The send record id (`<conversationId>:<epoch>:<seq>`), joined at inspect time. */
-  sendId: z.string(),
+  /**
+   * The send record id (`<conversationId>:<epoch>:<seq>`). Not stored by the engine (it
+   * is the conversation id, the run's epoch, from the `started` entry, and `seq`):
+   * {@link readConversationView} fills it in and joins the record.
+   */
+  sendId: z.string().exactOptional(),
   /** The content type sent (`text`, `interactive`, `template`, …). */
   contentType: z.string(),
   text: z.string().exactOptional(),
@@ -148,6 +152,8 @@ export const LifecycleEntrySchema = z.object({
   at,
   change: z.enum(['started', 'ended', 'subflow_started', 'subflow_returned']),
   flowId: z.string(),
+  /** On `started`: the run's epoch (send record ids of this run carry it). */
+  epoch: z.number().int().exactOptional(),
 });
 
 /** Something went wrong: the flow's error path, a machine failure, a failed send. */

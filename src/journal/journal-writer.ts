@@ -124,7 +124,8 @@ export class JournalWriter {
   /** What one step of the flow changed: start, sub-flow calls/returns, state, variables. */
   step(event: string, before: StepBefore, doc: ConversationDoc): void {
     const depth = doc.stack?.length ?? 0;
-    if (!before.started) this.note({ kind: 'lifecycle', change: 'started', flowId: doc.flowId });
+    if (!before.started)
+      this.note({ kind: 'lifecycle', change: 'started', flowId: doc.flowId, epoch: doc.epoch });
     else if (depth > before.depth)
       this.note({ kind: 'lifecycle', change: 'subflow_started', flowId: doc.flowId });
     else if (depth < before.depth)
