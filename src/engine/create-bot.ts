@@ -10,6 +10,8 @@ import { expressCallbackRouter } from '../ingest/express-adapter.js';
 import { changesNothing, conversationOf, toInboxItem } from '../ingest/normalize.js';
 import { Poller } from '../ingest/poller.js';
 import { EngineTracing, type IngestSource } from '../observe/engine-tracing.js';
+import { DeliveryNotes } from '../journal/delivery-notes.js';
+import { resolveJournalOptions } from '../journal/journal.js';
 import { checkBotOptions } from './check-options.js';
 import { forgetContact } from './contact-memory.js';
 import { ConversationProcessor } from './conversation-processor.js';
@@ -37,6 +39,7 @@ import type {
   ConversationView,
   EngineClient,
   RawCallbackRequest,
+  IngestEvent,
 } from './types.js';
 import { BotConfigError } from './types.js';
 
@@ -89,6 +92,12 @@ export function createBot(options: BotOptions): Bot {
   const tracing = new EngineTracing(options.tracer ?? trace.getTracer('switchboard'), {
     ...(options.businessNumber === undefined ? {} : { businessNumber: options.businessNumber }),
   });
+  const deliveryNotes = new DeliveryNotes();
+  /** A status that changes nothing: no store work; its journal entry gets it at the next write. */
+  const noteDelivery = (event: IngestEvent): void => {
+    if (event.kind === 'status')
+      deliveryNotes.note(event.conversationId, event.messageId, event.status, event.failureCode);
+  };
   const deps: EngineDeps = {
     client,
     store,
@@ -117,6 +126,8 @@ export function createBot(options: BotOptions): Bot {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 30_000)).unref()),
     stopSignal: stopController.signal,
     understanding: options.understanding,
+    journal: resolveJournalOptions(options.journal),
+    deliveryNotes,
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) {
         try {
@@ -184,6 +195,7 @@ export function createBot(options: BotOptions): Bot {
           for (const event of events)
             if (!changesNothing(event))
               await deps.enqueue(conversationOf(event), toInboxItem(event), 'callback');
+            else noteDelivery(event);
         })(),
       );
       try {
@@ -278,7 +290,10 @@ export function createBot(options: BotOptions): Bot {
       logger.info('bot stopped');
     },
     async handle(event) {
-      if (changesNothing(event)) return { status: 'accepted' };
+      if (changesNothing(event)) {
+        noteDelivery(event);
+        return { status: 'accepted' };
+      }
       const fresh = await scheduler.track(
         deps.enqueue(conversationOf(event), toInboxItem(event), 'handle'),
       );

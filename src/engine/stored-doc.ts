@@ -13,8 +13,10 @@
  * 5 = format 4 with the `understood` record of the latest understood message (written only
  * while one is recorded, so that an older worker refuses the document instead of dropping
  * the record and calling a model again for the same message); a format-5 snapshot that
- * could not be stored compact says so with `whole: true`. A document of a newer format than {@link STORED_DOC_VERSION} is refused with an error
- * saying so.
+ * could not be stored compact says so with `whole: true`. A document of a newer format than
+ * {@link STORED_DOC_VERSION} is refused with an error saying so. The `journal`
+ * (src/journal/) is an optional field of every format: a document written before it reads
+ * with an empty journal, and the next write adds one.
  */
 import { z } from 'zod';
 import { compactSnapshot, expandSnapshot } from './compact-snapshot.js';
@@ -147,6 +149,7 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
     stored['understood'] = doc.understood;
     if (compact === undefined) stored['whole'] = true;
   }
+  if (doc.journal !== undefined && doc.journal.length > 0) stored['journal'] = doc.journal;
   return stored;
 }
 
@@ -207,6 +210,11 @@ function readCommon(value: unknown): ConversationDoc | undefined {
     applied,
   };
   if (typeof lastInboundAt === 'number') doc.lastInboundAt = lastInboundAt;
+  if (Object.hasOwn(v, 'journal')) {
+    const journal = v['journal'];
+    if (!Array.isArray(journal) || !journal.every(isObject)) return undefined;
+    doc.journal = journal as ConversationDoc['journal'] & object;
+  }
   return doc;
 }
 
