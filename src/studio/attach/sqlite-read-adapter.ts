@@ -12,13 +12,7 @@ import Database from 'libsql';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { SQLITE_SCHEMA_VERSION } from '../../store/sqlite-schema.js';
 import { parseStored, storedSendSchema } from '../../store/redis-store-schemas.js';
-import type {
-  InboxItem,
-  SendRecord,
-  Store,
-  TimerRecord,
-  Versioned,
-} from '../../store/store.js';
+import type { InboxItem, SendRecord, Store, TimerRecord, Versioned } from '../../store/store.js';
 import { READ_OPERATIONS, ReadOnlyStoreError } from './read-only-store.js';
 
 /** The state file cannot be attached to (missing, not a state file, or too new). */
@@ -26,19 +20,25 @@ export class StateFileAttachError extends Error {
   override readonly name = 'StateFileAttachError';
 }
 
-/** One stored conversation, as the listing reads it. */
+/** One stored conversation, as the journal contract's `listConversations` lists it. */
 export interface ListedConversation {
-  readonly conversationId: string;
-  readonly version: number;
+  readonly id: string;
   readonly value: unknown;
+  readonly version: number;
+}
+
+/** One page of a listing (the contract's `ConversationPage`). */
+export interface ConversationPage {
+  readonly items: readonly ListedConversation[];
+  readonly cursor: string | undefined;
 }
 
 type Row = readonly unknown[];
 
 /** A {@link Store} whose reads come from a query-only connection; every write rejects. */
 export type ReadOnlyStateFile = Store & {
-  /** Up to `limit` live conversations, in id order after `after`. */
-  listStoredConversations(limit: number, after?: string): Promise<ListedConversation[]>;
+  /** Live conversations in id order, `limit` at a time (the contract's listing). */
+  listConversations(cursor: string | undefined, limit: number): Promise<ConversationPage>;
   /** The pending timers of one conversation, earliest first. */
   timersOf(conversationId: string): Promise<TimerRecord[]>;
 };
@@ -116,14 +116,15 @@ export function openStateFileReadOnly(path: string, clock: Clock = systemClock):
         if (row === undefined || !live(row[2])) return undefined;
         return { value: JSON.parse(String(row[0])) as unknown, version: Number(row[1]) };
       }),
-    listStoredConversations: (limit: number, after = '') =>
-      read(() =>
-        (sql.list.all(after, clock.now(), limit) as Row[]).map((row) => ({
-          conversationId: String(row[0]),
+    listConversations: (cursor: string | undefined, limit: number) =>
+      read((): ConversationPage => {
+        const items = (sql.list.all(cursor ?? '', clock.now(), limit) as Row[]).map((row) => ({
+          id: String(row[0]),
           value: JSON.parse(String(row[1])) as unknown,
           version: Number(row[2]),
-        })),
-      ),
+        }));
+        return { items, cursor: items.length < limit ? undefined : items.at(-1)?.id };
+      }),
     timersOf: (id: string) =>
       read(() =>
         (sql.timers.all(id) as Row[]).map((row) => ({
@@ -148,7 +149,9 @@ export function openStateFileReadOnly(path: string, clock: Clock = systemClock):
     getValue: (key: string) =>
       read(() => {
         const row = sql.value.get(key) as Row | undefined;
-        return row === undefined || !live(row[1]) ? undefined : (JSON.parse(String(row[0])) as unknown);
+        return row === undefined || !live(row[1])
+          ? undefined
+          : (JSON.parse(String(row[0])) as unknown);
       }),
     nextTimerDue: () =>
       read(() => {

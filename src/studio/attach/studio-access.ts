@@ -83,7 +83,9 @@ function cookieOf(req: Request, name: string): string | undefined {
  * (which sets the cookie and redirects to the same address without the token, so the page,
  * its modules and its live event stream carry the cookie). Anything else answers 401.
  */
-export function requireToken(token: string): (req: Request, res: Response, next: NextFunction) => void {
+export function requireToken(
+  token: string,
+): (req: Request, res: Response, next: NextFunction) => void {
   const session = sessionValue(token);
   return (req, res, next) => {
     const auth = req.headers.authorization;
