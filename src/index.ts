@@ -117,7 +117,26 @@ export {
 } from './api/index.js';
 export type { MessagingClientOptions, Page, SendResult, Limiter, BudgetRule } from './api/index.js';
 export { RedisLimiter } from './api/redis-limiter.js';
-export type { Store, StoreRetention } from './store/store.js';
+export type { Store, StoreRetention, ConversationPage, ListedConversation } from './store/store.js';
+export { SqliteStateReader, StateFileReadError } from './store/sqlite-reader.js';
+export {
+  readConversationView,
+  readJournal,
+  findConversations,
+} from './journal/conversation-view.js';
+export type {
+  ConversationReader,
+  InspectedConversation,
+  InspectResult,
+  JournalEntryView,
+  SendRecordFacts,
+} from './journal/conversation-view.js';
+export { summarizeConversation, matchesFilter } from './journal/conversation-summary.js';
+export type { ConversationSummary, ConversationFilter } from './journal/conversation-summary.js';
+export { JournalEntrySchema } from './journal/journal-entry.js';
+export type { JournalEntry, JournalEntryKind } from './journal/journal-entry.js';
+export { DEFAULT_JOURNAL, resolveJournalOptions } from './journal/journal.js';
+export type { JournalOptions } from './journal/journal.js';
 export { MemoryStore } from './store/memory-store.js';
 export { RedisStore } from './store/redis-store.js';
 export type { RedisStoreOptions } from './store/redis-store.js';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { OutboundStatus } from '../api/resources.js';
 import { UnderstandingSchema } from '../understand/understanding-schema.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
 import { ExternalEventPayloadSchema } from './external-event.js';
 import {
   ContactInfoSchema,
@@ -76,6 +77,12 @@ export const ConversationDocSchema = z.object({
   stack: z.array(StackFrameSchema).exactOptional(),
   /** The understanding of the latest understood inbound message (see docs/understanding.md). */
   understood: UnderstoodRecordSchema.exactOptional(),
+  /**
+   * What happened to the conversation, oldest first, bounded (src/journal/journal.ts).
+   * Entries are checked one by one when an operator reads them (conversation-view.ts):
+   * the engine only appends, so a damaged entry never makes the document unreadable.
+   */
+  journal: z.array(z.custom<JournalEntry>(isEntryLike)).exactOptional(),
 });
 export type ConversationDoc = z.infer<typeof ConversationDocSchema>;
 
@@ -106,3 +113,7 @@ export const InboxPayloadSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reconcile'), sendId: z.string(), attempt: z.number().int() }),
 ]);
 export type InboxPayload = z.infer<typeof InboxPayloadSchema>;
+
+function isEntryLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -11,7 +11,8 @@
  * document instead of dropping the stack); 4 = a compiled flow machine's snapshot stored
  * compact (compact-snapshot.ts) and `state` left out when it is the snapshot's `value`.
  * A document of a newer format than {@link STORED_DOC_VERSION} is refused with an error
- * saying so.
+ * saying so. The `journal` (src/journal/) is an optional field of every format: a document
+ * written before it reads with an empty journal, and the next write adds one.
  */
 import { z } from 'zod';
 import { compactSnapshot, expandSnapshot } from './compact-snapshot.js';
@@ -117,6 +118,7 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
   if (stack.length > 0) stored['stack'] = stack;
   if (doc.understood !== undefined) stored['understood'] = doc.understood;
+  if (doc.journal !== undefined && doc.journal.length > 0) stored['journal'] = doc.journal;
   return stored;
 }
 
@@ -177,6 +179,11 @@ function readCommon(value: unknown): ConversationDoc | undefined {
     applied,
   };
   if (typeof lastInboundAt === 'number') doc.lastInboundAt = lastInboundAt;
+  if (Object.hasOwn(v, 'journal')) {
+    const journal = v['journal'];
+    if (!Array.isArray(journal) || !journal.every(isObject)) return undefined;
+    doc.journal = journal as ConversationDoc['journal'] & object;
+  }
   return doc;
 }
 

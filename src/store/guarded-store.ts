@@ -142,6 +142,8 @@ export const OPTIONAL_METHODS = [
   'acquireConversation',
   'releaseConversation',
   'ackAndRelease',
+  'listConversations',
+  'conversationTimers',
 ] as const satisfies readonly (keyof Store)[];
 
 /** Errors that are answers, not outages: retrying would give the same. */

@@ -6,13 +6,14 @@ import {
   LEASE_GRACE_MS,
   nextLeaseToken,
   type AcquiredConversation,
+  type ConversationPage,
   type CasResult,
   type InboxItem,
   type Lease,
   type SendRecord,
+  type TimerRecord,
   type Store,
   type StoreRetention,
-  type TimerRecord,
   UNCHANGED,
   type Versioned,
 } from './store.js';
@@ -154,6 +155,24 @@ export class MemoryStore implements Store {
     return run(() => void this.#docs.delete(conversationId));
   }
 
+  /** Pages in id order; the cursor is the last id listed. */
+  listConversations(cursor: string | undefined, limit: number): Promise<ConversationPage> {
+    return run(() => {
+      const now = this.#clock.now();
+      const ids: string[] = [];
+      for (const [id, doc] of this.#docs) {
+        if (doc.expiresAt > now && (cursor === undefined || id > cursor)) ids.push(id);
+      }
+      ids.sort();
+      const page = ids.slice(0, Math.max(1, limit));
+      const items = page.map((id) => {
+        const doc = this.#docs.get(id);
+        return { id, value: fromJson(doc?.json ?? 'null'), version: doc?.version ?? 0 };
+      });
+      return { items, cursor: ids.length > page.length ? page.at(-1) : undefined };
+    });
+  }
+
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
     return run(() => {
       assertSortKey(item);
@@ -273,6 +292,10 @@ export class MemoryStore implements Store {
 
   completeTimer(id: string, dueAt: number): Promise<void> {
     return run(() => this.#timers.complete(id, dueAt));
+  }
+
+  conversationTimers(conversationId: string): Promise<TimerRecord[]> {
+    return run(() => this.#timers.ofConversation(conversationId));
   }
 
   /** The earliest time a claim can return a timer (for a claimed one: when its claim ends). */

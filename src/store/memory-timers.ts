@@ -33,6 +33,16 @@ export class MemoryTimers {
     );
   }
 
+  /** The timers of one conversation, in `dueAt` order (copies). */
+  ofConversation(conversationId: string): TimerRecord[] {
+    const found: TimerRecord[] = [];
+    for (const t of this.#timers.values()) {
+      if (t.conversationId === conversationId)
+        found.push({ id: t.id, conversationId, name: t.name, dueAt: t.dueAt });
+    }
+    return found.sort((a, b) => a.dueAt - b.dueAt || (a.id < b.id ? -1 : 1));
+  }
+
   cancel(id: string): void {
     this.#timers.delete(id);
     this.#compact();

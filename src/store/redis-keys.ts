@@ -31,6 +31,18 @@ export class RedisKeys {
     };
   }
 
+  /** SCAN pattern of every conversation document key. */
+  get conversationDocPattern(): string {
+    return `{${globEscape(this.#prefix)}c:*}:doc`;
+  }
+
+  /** The conversation id of a document key (undefined: not one). */
+  conversationIdOfDocKey(key: string): string | undefined {
+    const head = `{${this.#prefix}c:`;
+    if (!key.startsWith(head) || !key.endsWith('}:doc')) return undefined;
+    return key.slice(head.length, -'}:doc'.length);
+  }
+
   /** Zset: conversations with a non-empty inbox, scored by first enqueue time. */
   get inboxes(): string {
     return `${this.#prefix}inboxes`;
@@ -88,4 +100,9 @@ export class RedisKeys {
       byMessageId: `${tag}:mid`,
     };
   }
+}
+
+/** A literal for a Redis glob pattern (`*`, `?`, `[`, `]`, `\\` escaped). */
+export function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
 }

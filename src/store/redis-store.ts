@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { systemClock, type Clock } from '../core/clock.js';
 import { RedisKeys } from './redis-keys.js';
+import { listRedisConversations, redisConversationTimers } from './redis-listing.js';
 import type { RedisClient } from './redis-script.js';
 import { waitForReplicas, type RedisDurability } from './redis-wait.js';
 import { StoreDataError } from './store-data-error.js';
@@ -20,6 +21,7 @@ import {
   LEASE_GRACE_MS,
   type AcquiredConversation,
   type CasResult,
+  type ConversationPage,
   type InboxItem,
   type Lease,
   type SendRecord,
@@ -175,6 +177,21 @@ export class RedisStore implements Store {
 
   async deleteConversation(conversationId: string): Promise<void> {
     await this.#redis.del(this.#keys.conversation(conversationId).doc);
+  }
+
+  /** SCAN of the document keys, every primary of a cluster in turn (see redis-listing.ts). */
+  listConversations(cursor: string | undefined, limit: number): Promise<ConversationPage> {
+    return listRedisConversations(
+      this.#redis,
+      this.#keys,
+      (id) => this.getConversation(id),
+      cursor,
+      limit,
+    );
+  }
+
+  conversationTimers(conversationId: string): Promise<TimerRecord[]> {
+    return redisConversationTimers(this.#redis, this.#keys, conversationId);
   }
 
   async enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {

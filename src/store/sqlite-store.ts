@@ -13,6 +13,7 @@ import {
   type Checkpointer,
 } from './sqlite-checkpointer.js';
 import { GroupCommit } from './sqlite-group-commit.js';
+import { CONVERSATION_TIMERS_SQL, LIST_DOCS_SQL, listDocs, timersOf } from './sqlite-listing.js';
 import { asError } from './store-data-error.js';
 import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
 import {
@@ -21,6 +22,7 @@ import {
   nextLeaseToken,
   type AcquiredConversation,
   type CasResult,
+  type ConversationPage,
   type InboxItem,
   type Lease,
   type SendRecord,
@@ -162,6 +164,15 @@ export class SqliteStore implements Store {
 
   deleteConversation(conversationId: string): Promise<void> {
     return this.#write(() => void this.#sql.deleteDoc.run(conversationId));
+  }
+
+  /** Pages in id order (the primary key); the cursor is the last id listed. */
+  listConversations(cursor: string | undefined, limit: number): Promise<ConversationPage> {
+    return run(() => listDocs(this.#sql.listDocs, cursor, limit, this.#clock.now()));
+  }
+
+  conversationTimers(conversationId: string): Promise<TimerRecord[]> {
+    return run(() => timersOf(this.#sql.conversationTimers, conversationId));
   }
 
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
@@ -440,6 +451,8 @@ const STATEMENTS = {
   putDoc:
     'INSERT OR REPLACE INTO conversations (id, json, version, expires_at) VALUES (?, ?, ?, ?)',
   deleteDoc: 'DELETE FROM conversations WHERE id = ?',
+  listDocs: LIST_DOCS_SQL,
+  conversationTimers: CONVERSATION_TIMERS_SQL,
   markSeen:
     'INSERT INTO seen (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE seen.expires_at <= ?3',
   insertInboxItem:

@@ -101,6 +101,20 @@ export interface SendRecord {
   readonly unknownSince?: number;
 }
 
+/** One conversation document as {@link Store.listConversations} lists it. */
+export interface ListedConversation {
+  readonly id: string;
+  readonly value: unknown;
+  readonly version: number;
+}
+
+/** One page of {@link Store.listConversations}. */
+export interface ConversationPage {
+  readonly items: readonly ListedConversation[];
+  /** Pass back to read the next page; undefined when this was the last one. */
+  readonly cursor: string | undefined;
+}
+
 /** A lease with a fencing token (monotonic per name). */
 export interface Lease {
   readonly name: string;
@@ -154,6 +168,15 @@ export interface Store {
     fence?: number,
   ): Promise<CasResult>;
   deleteConversation(conversationId: string): Promise<void>;
+  /**
+   * Optional (operations: `switchboard inspect`, `switchboard conversations`, the attached
+   * studio): one page of the live conversation documents, at most `limit` of them, read
+   * only. Start without a cursor and pass each page's `cursor` back until it is undefined;
+   * every document live for the whole walk is listed once (a page may be short, or empty
+   * with a cursor, on a store that scans; a document written during the walk may be
+   * listed or not). The order is the store's own.
+   */
+  listConversations?(cursor: string | undefined, limit: number): Promise<ConversationPage>;
 
   /**
    * Atomically: if `item.id` was not seen within `dedupTtlMs`, marks it seen and appends
@@ -207,6 +230,11 @@ export interface Store {
    * (so a poller does not spin on a timer another worker is firing).
    */
   nextTimerDue(): Promise<number | undefined>;
+  /**
+   * Optional (operations, read only): the pending timers of one conversation (those whose
+   * `conversationId` is this one), claimed or not, in `dueAt` order.
+   */
+  conversationTimers?(conversationId: string): Promise<TimerRecord[]>;
 
   /** Writes a send record; it expires `retention.sendRecordsMs` after its last write. */
   putSend(record: SendRecord): Promise<void>;

@@ -3,6 +3,7 @@ import { conversationContract } from './store-contract-conversations.js';
 import type { ContractContext, StoreFixture } from './store-contract-context.js';
 import { firstWriterContract } from './store-contract-first-writer.js';
 import { inboxContract } from './store-contract-inbox.js';
+import { listingContract } from './store-contract-listing.js';
 import { contactMemoryContract } from './store-contract-memory.js';
 import { recordContract } from './store-contract-records.js';
 import { retentionContract } from './store-contract-retention.js';
@@ -44,5 +45,6 @@ export function storeContractSuite(name: string, makeStore: () => Promise<StoreF
     firstWriterContract(ctx);
     retentionContract(ctx);
     contactMemoryContract(ctx);
+    listingContract(ctx);
   });
 }
