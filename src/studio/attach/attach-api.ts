@@ -94,11 +94,11 @@ export function attachApi(deps: AttachApiDeps): Router {
         .sort((a, b) => b.at.localeCompare(a.at))[0]?.c;
       if (newest === undefined)
         throw new NotFound(`no conversation of ${phone} in the attached store`);
-      const fresh = await source.conversation(newest.id);
-      if (fresh === undefined)
+      const found = await source.conversation(newest.id, now);
+      if (found.status === 'absent')
         throw new NotFound(`conversation ${newest.id} is gone (expired or forgotten)`);
-      if (fresh.status === 'invalid') throw new Unreadable(fresh.error);
-      return conversationDetail(fresh, await source.timers(fresh.id), now);
+      if (found.status === 'invalid') throw new Unreadable(found.error);
+      return conversationDetail(found.view, now);
     }),
   );
 

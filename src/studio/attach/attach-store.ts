@@ -2,9 +2,9 @@ import { RedisStore } from '../../store/redis-store.js';
 import { connectRedis, describeTarget } from '../../store/redis-connection.js';
 import { layoutKey, REDIS_LAYOUT_VERSION } from '../../store/redis-layout.js';
 import { parseRedisUrl, RedisUrlError } from '../../store/redis-url.js';
-import type { Store } from '../../store/store.js';
+import { SqliteStateReader, StateFileReadError } from '../../store/sqlite-reader.js';
+import type { AttachReader } from './attach-source.js';
 import { readOnlyStore } from './read-only-store.js';
-import { openStateFileReadOnly, StateFileAttachError } from './sqlite-read-adapter.js';
 
 /** Where the production state lives: Redis (`REDIS_URL`) or the SQLite state file. */
 export type AttachTarget =
@@ -69,8 +69,8 @@ export function resolveAttachTarget(
 
 /** A store opened for the attached studio: reads only. */
 export interface AttachedStore {
-  /** The store behind {@link readOnlyStore}: every write rejects before reaching it. */
-  readonly store: Store;
+  /** The store's reads behind {@link readOnlyStore}: every write rejects before reaching it. */
+  readonly reader: AttachReader;
   /** What the page says it is attached to (no password, no secret). */
   readonly description: string;
   close(): Promise<void>;
@@ -84,21 +84,26 @@ export class AttachStoreError extends Error {
 /**
  * Opens the target for reading only. Redis: connects, refuses a layout newer than this
  * code (an older one is read as it is: attaching never migrates), and wraps a
- * `RedisStore`. SQLite: a query-only connection beside the running bot.
+ * `RedisStore`. SQLite: the journal contract's `SqliteStateReader`, which takes no holder
+ * record and reads beside the running bot.
  */
 export async function openAttachedStore(target: AttachTarget): Promise<AttachedStore> {
   if (target.kind === 'sqlite') {
+    let file: SqliteStateReader;
     try {
-      const file = openStateFileReadOnly(target.path);
-      return {
-        store: readOnlyStore(file),
-        description: `SQLite state file ${target.path}`,
-        close: () => file.close(),
-      };
+      file = new SqliteStateReader(target.path);
     } catch (error) {
-      if (error instanceof StateFileAttachError) throw new AttachStoreError(error.message);
+      if (error instanceof StateFileReadError)
+        throw new AttachStoreError(
+          `${error.message} (pass --state <file> or set STATE_PATH to the file \`switchboard run\` uses, or REDIS_URL for Redis)`,
+        );
       throw error;
     }
+    return {
+      reader: readOnlyStore(file),
+      description: `SQLite state file ${target.path}`,
+      close: () => file.close(),
+    };
   }
   const where = describeTarget(parseRedisUrl(target.url, { cluster: target.cluster }));
   const redis = await connectRedis(target.url, { cluster: target.cluster }).catch(
@@ -116,10 +121,12 @@ export async function openAttachedStore(target: AttachTarget): Promise<AttachedS
     redis.disconnect();
     throw error instanceof AttachStoreError
       ? error
-      : new AttachStoreError(`cannot read the ${where}: ${String(error)}`);
+      : new AttachStoreError(
+          `cannot read the ${where}: ${error instanceof Error ? error.message : String(error)}`,
+        );
   }
   return {
-    store: readOnlyStore(new RedisStore({ redis, prefix: target.prefix })),
+    reader: readOnlyStore(new RedisStore({ redis, prefix: target.prefix })),
     description: `${where}, prefix ${target.prefix}`,
     close: async () => {
       redis.disconnect();

@@ -63,7 +63,7 @@ export async function startAttachedStudio(options: AttachedStudioOptions): Promi
     generation: 0,
   };
   const source = new AttachSource(
-    options.store.store,
+    options.store.reader,
     options.limit === undefined ? {} : { limit: options.limit },
   );
   const live = new LiveEvents();

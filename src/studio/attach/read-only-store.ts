@@ -1,5 +1,3 @@
-import type { Store } from '../../store/store.js';
-
 /**
  * Store operations that only read: the attached studio may call these and nothing else.
  * `close` releases the studio's own connection; `listConversations` is the journal
@@ -15,6 +13,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'getSend',
   'findSendByMessageId',
   'listConversations',
+  'conversationTimers',
   'close',
 ]);
 
@@ -38,7 +37,7 @@ export class ReadOnlyStoreError extends Error {
  * await store.getConversation('c1'); // reads
  * await store.setValue('k', 1); // rejects with ReadOnlyStoreError
  */
-export function readOnlyStore(store: Store): Store {
+export function readOnlyStore<T extends object>(store: T): T {
   return new Proxy(store, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
