@@ -6,6 +6,8 @@ import { registerFlowCommands } from './flow-commands.js';
 import { registerInitCommand } from './init-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerBackupCommands } from './backup-command.js';
+import { registerConversationsCommand } from './conversations-command.js';
+import { registerInspectCommand } from './inspect-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerStudioCommand } from './studio-command.js';
@@ -36,5 +38,7 @@ Examples:
   registerStudioCommand(program);
   registerForgetCommand(program);
   registerBackupCommands(program);
+  registerInspectCommand(program);
+  registerConversationsCommand(program);
   return program;
 }

@@ -9,6 +9,8 @@ import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
 import { understandInbound } from './understand-inbound.js';
+import { DEFAULT_JOURNAL } from '../journal/journal.js';
+import { JournalWriter, type StepBefore } from '../journal/journal-writer.js';
 
 type OkStep = Extract<StepResult, { status: 'ok' }>;
 
@@ -68,6 +70,7 @@ export class ConversationRun {
   readonly #loaded: Loaded;
   readonly #fence: number;
   readonly #effects: EffectExecutor;
+  readonly #journal: JournalWriter;
   /** The running actor whose persisted snapshot is `doc.snapshot` (when there is one). */
   #live: LiveActor | undefined;
   /** The id of the item being applied, recorded by the save that changes the state. */
@@ -87,7 +90,11 @@ export class ConversationRun {
     this.#id = conversationId;
     this.#loaded = loaded;
     this.#fence = fence;
-    this.#effects = new EffectExecutor(deps, conversationId, loaded.doc);
+    this.#journal = new JournalWriter(loaded.doc, deps.journal ?? DEFAULT_JOURNAL, deps.clock);
+    this.#effects = new EffectExecutor(deps, conversationId, loaded.doc, this.#journal);
+    // Statuses that wrote nothing when they came go with this run's first write.
+    for (const [messageId, note] of deps.deliveryNotes?.take(conversationId) ?? [])
+      this.#journal.deliveryStatus(messageId, note.status, note.code);
   }
 
   get #doc(): ConversationDoc {
@@ -110,16 +117,19 @@ export class ConversationRun {
         if (payload.humanOwned !== undefined) await this.#ownership(payload.humanOwned);
         if (doc.humanOwned) {
           // Recorded (window, contact) but not fed: a person is handling it.
+          this.#journal.inbound(payload.message, 'human_owned');
           this.#markApplied();
           await this.#save();
           return;
         }
         if (await this.#deps.history.isHistory(at, payload.message.id)) {
           // From before the bot's first start (or already answered): recorded, never fed.
+          this.#journal.inbound(payload.message, 'history');
           this.#markApplied();
           await this.#save();
           return;
         }
+        this.#journal.inbound(payload.message);
         if (doc.heldSends.length > 0) {
           await this.#save();
           await this.#effects.flushHeld();
@@ -129,6 +139,7 @@ export class ConversationRun {
         const heard = await understandInbound(this.#deps, this.#flow(), doc, payload.message, () =>
           this.#save(),
         );
+        this.#journal.understood(heard.message);
         await this.#feed({ type: 'inbound.message', message: heard.message });
         return;
       }
@@ -225,6 +236,7 @@ export class ConversationRun {
     const doc = this.#doc;
     if (doc.humanOwned === humanOwned) return;
     doc.humanOwned = humanOwned;
+    this.#journal.note({ kind: 'handoff', change: humanOwned ? 'taken' : 'released', by: 'api' });
     this.#deps.logger.info(
       humanOwned ? 'a person took the conversation over' : 'conversation released to the bot',
       {
@@ -241,12 +253,27 @@ export class ConversationRun {
       hinted,
       code,
     });
-    if (event !== undefined) await this.#feed(event);
+    if (event === undefined) {
+      // Nothing for the flow: no write now; the next write of this conversation keeps it.
+      this.#deps.deliveryNotes?.note(this.#id, messageId, hinted, code);
+      return;
+    }
+    if (event.type === 'send.failed') this.#journal.deliveryStatus(messageId, 'failed', event.code);
+    await this.#feed(event);
   }
 
   async #reconcile(sendId: string, attempt: number): Promise<void> {
-    const event = await followUnknownSend(this.#deps, this.#id, this.#doc.epoch, sendId, attempt);
+    const event = await followUnknownSend(
+      this.#deps,
+      this.#id,
+      this.#doc.epoch,
+      sendId,
+      attempt,
+      (entry) => this.#journal.note(entry),
+    );
     if (event !== undefined) await this.#feed(event);
+    // How it was reconciled is written now (rare: one write per attempt), not left to chance.
+    else if (this.#journal.takeDirty()) await this.#save();
   }
 
   /** Feeds an event to the machine, persists, then runs the new effects. */
@@ -255,6 +282,15 @@ export class ConversationRun {
     const flow = this.#flow();
     let snapshot = doc.snapshot;
     if (snapshot !== null && needsMigration(flow, doc)) snapshot = this.#migrate(flow, snapshot);
+    const before: StepBefore = {
+      flowId: doc.flowId,
+      state: doc.state,
+      vars: { ...doc.vars },
+      started: snapshot !== null,
+      depth: doc.stack?.length ?? 0,
+    };
+    if (event.type === 'timer.fired' && snapshot !== null)
+      this.#journal.note({ kind: 'timer', action: 'fired', name: event.name });
     let memory: Vars | undefined;
     if (snapshot === null) {
       // Only a message from the contact, an explicit start or an external event begins one.
@@ -307,6 +343,7 @@ export class ConversationRun {
     doc.vars = result.context.vars;
     doc.ended = result.context.ended;
     doc.pending = effects;
+    this.#journal.step(event.type, before, doc);
     this.#markApplied();
     await this.#save();
     for (const effect of effects) this.#fresh.add(effect.seq);
@@ -346,6 +383,11 @@ export class ConversationRun {
   }
 
   #stepFailed(eventType: string, error: unknown): void {
+    this.#journal.error(
+      'machine',
+      `${eventType}: ${error instanceof Error ? error.message : String(error)}`,
+      { state: this.#doc.state },
+    );
     this.#deps.logger.error('flow machine failed on an event; state unchanged', {
       conversationId: this.#id,
       flow: this.#doc.flowId,
@@ -533,6 +575,8 @@ export class ConversationRun {
     // The stored outbox of a machine that resets it at every event is left empty: what is
     // still to run is in `pending` (written in this same document), the rest ran already.
     const dropOutbox = doc.flowVersion === flow.version && isCompiledMachine(flow.machine);
+    this.#journal.bound();
+    this.#journal.takeDirty();
     const stored = toStoredDoc(doc, dropOutbox);
     const result = await this.#deps.store.putConversation(this.#id, stored, version, this.#fence);
     if (result.status !== 'ok') throw new ConversationConflictError(this.#id, result.status);

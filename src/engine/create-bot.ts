@@ -10,6 +10,8 @@ import { expressCallbackRouter } from '../ingest/express-adapter.js';
 import { changesNothing, conversationOf, toInboxItem } from '../ingest/normalize.js';
 import { Poller } from '../ingest/poller.js';
 import { EngineTracing, type IngestSource } from '../observe/engine-tracing.js';
+import { DeliveryNotes } from '../journal/delivery-notes.js';
+import { resolveJournalOptions } from '../journal/journal.js';
 import { checkBotOptions } from './check-options.js';
 import { forgetContact } from './contact-memory.js';
 import { ConversationProcessor } from './conversation-processor.js';
@@ -117,6 +119,8 @@ export function createBot(options: BotOptions): Bot {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 30_000)).unref()),
     stopSignal: stopController.signal,
     understanding: options.understanding,
+    journal: resolveJournalOptions(options.journal),
+    deliveryNotes: new DeliveryNotes(),
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) {
         try {

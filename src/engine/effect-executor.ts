@@ -6,6 +6,10 @@ import { runHandler } from './run-handler.js';
 import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
 import type { z } from 'zod';
 import type { EffectSchema, SendEffectSchema } from './schemas.js';
+import { DEFAULT_JOURNAL } from '../journal/journal.js';
+import { contentText, JournalWriter } from '../journal/journal-writer.js';
+import { cutText, previewText } from '../journal/journal.js';
+import { ERROR_CHARS } from '../journal/journal-entry.js';
 
 /**
  * Inbox sort key of continuations: a handler's result, a send's rejection, a first
@@ -27,13 +31,20 @@ export class EffectExecutor {
   readonly #deps: EngineDeps;
   readonly #conversationId: string;
   readonly #doc: ConversationDoc;
+  readonly #journal: JournalWriter;
   /** Writes of `accepted` send records not waited for yet (see `SendJob.trail`). */
   #trailing: Promise<void>[] = [];
 
-  constructor(deps: EngineDeps, conversationId: string, doc: ConversationDoc) {
+  constructor(
+    deps: EngineDeps,
+    conversationId: string,
+    doc: ConversationDoc,
+    journal = new JournalWriter(doc, deps.journal ?? DEFAULT_JOURNAL, deps.clock),
+  ) {
     this.#deps = deps;
     this.#conversationId = conversationId;
     this.#doc = doc;
+    this.#journal = journal;
   }
 
   /**
@@ -87,24 +98,50 @@ export class EffectExecutor {
             timeoutMs: effect.timeoutMs,
           });
         const tracing = this.#deps.tracing;
+        const startedAt = this.#deps.clock.now();
         const event = await (tracing === undefined
           ? call()
           : tracing.handler(id, effect.handler, doc, call));
+        const durationMs = Math.max(0, this.#deps.clock.now() - startedAt);
+        const base = {
+          kind: 'handler',
+          handler: effect.handler,
+          requestId: effect.requestId,
+          durationMs,
+        } as const;
+        if (event.type === 'handler.done')
+          this.#journal.note({ ...base, status: 'done', outcome: event.outcome });
+        else if (event.type === 'handler.error')
+          this.#journal.note({
+            ...base,
+            status: event.reason,
+            error: cutText(event.message, ERROR_CHARS),
+          });
         await this.#feedLater(`handler:${id}:${doc.epoch}:${effect.requestId}`, event);
         return event.type;
       }
-      case 'timer.start':
+      case 'timer.start': {
+        const dueAt = effect.at ?? this.#deps.clock.now() + effect.delayMs;
         await this.#deps.store.scheduleTimer({
           id: `${id}:${effect.name}`,
           conversationId: id,
           name: effect.name,
-          dueAt: effect.at ?? this.#deps.clock.now() + effect.delayMs,
+          dueAt,
         });
+        this.#journal.note({ kind: 'timer', action: 'set', name: effect.name, dueAt });
         return 'scheduled';
+      }
       case 'timer.cancel':
         await this.#deps.store.cancelTimer(`${id}:${effect.name}`);
+        this.#journal.note({ kind: 'timer', action: 'cancelled', name: effect.name });
         return 'cancelled';
       case 'handoff.request':
+        this.#journal.note({
+          kind: 'handoff',
+          change: 'requested',
+          by: 'flow',
+          ...(effect.reason === undefined ? {} : { reason: effect.reason }),
+        });
         this.#deps.logger.info('flow asked for a person', {
           conversationId: id,
           reason: effect.reason,
@@ -113,6 +150,7 @@ export class EffectExecutor {
       case 'end':
         doc.snapshot = null;
         doc.ended = true;
+        this.#journal.note({ kind: 'lifecycle', change: 'ended', flowId: doc.flowId });
         return 'ended';
       case 'flow.call':
         // Carried out when the event was fed (the sub-flow started in the same write).
@@ -121,6 +159,7 @@ export class EffectExecutor {
         await saveContactMemory(this.#deps.store, doc.contact.phone, effect.values);
         return 'saved';
       case 'flow.error':
+        this.#journal.error('flow', effect.message, { code: effect.code, state: effect.state });
         this.#deps.logger.error('flow took its error path', {
           conversationId: id,
           flow: doc.flowId,
@@ -137,13 +176,89 @@ export class EffectExecutor {
   async #send(effect: SendEffect, fresh: boolean): Promise<string> {
     const doc = this.#doc;
     // Zero sends while a person owns the conversation (spec 4.5.5 rule 5).
-    if (doc.humanOwned) return 'suppressed_human_owned';
+    if (doc.humanOwned) {
+      this.#noteSend(effect.seq, effect.content, { outcome: 'suppressed' });
+      return 'suppressed_human_owned';
+    }
     const isTemplate = effect.content.type === 'template';
     if (!isTemplate && !this.#windowOpen()) return this.#windowClosed(effect, fresh);
     const outcome = await this.#sendContent(effect.seq, effect.content, fresh);
     // The record of that try, if any, is a resendable window rejection: still fresh.
     if (outcome.status === 'window_closed') return this.#windowClosed(effect, fresh);
+    this.#noteOutcome(effect.seq, effect.content, outcome, false);
     return this.#settle(effect.seq, outcome);
+  }
+
+  /** The journal entry of one send's outcome. */
+  #noteOutcome(
+    seq: number,
+    content: SendEffect['content'],
+    outcome: SendOutcome,
+    fallback: boolean,
+  ): void {
+    const extra = fallback ? { fallback: true } : {};
+    switch (outcome.status) {
+      case 'accepted':
+        this.#noteSend(seq, content, {
+          outcome: 'accepted',
+          messageId: outcome.messageId,
+          ...extra,
+        });
+        return;
+      case 'done': {
+        const { messageId, code } = outcome.record;
+        this.#noteSend(seq, content, {
+          outcome: 'already_done',
+          ...(messageId === undefined ? {} : { messageId }),
+          ...(code === undefined ? {} : { code }),
+          ...extra,
+        });
+        return;
+      }
+      case 'rejected':
+        this.#noteSend(seq, content, { outcome: 'rejected', code: outcome.code, ...extra });
+        return;
+      case 'window_closed':
+        this.#noteSend(seq, content, {
+          outcome: 'rejected',
+          code: 'service_window_closed',
+          ...extra,
+        });
+        return;
+      case 'owned':
+        this.#noteSend(seq, content, {
+          outcome: 'owned',
+          code: 'conversation_owned_by_human',
+          ...extra,
+        });
+        this.#journal.note({ kind: 'handoff', change: 'taken', by: 'send' });
+        return;
+      case 'unknown':
+        this.#noteSend(seq, content, { outcome: 'unknown', ...extra });
+        return;
+    }
+  }
+
+  #noteSend(
+    seq: number,
+    content: SendEffect['content'],
+    result: {
+      outcome:
+        'accepted' | 'rejected' | 'unknown' | 'held' | 'suppressed' | 'owned' | 'already_done';
+      messageId?: string;
+      code?: string;
+      fallback?: boolean;
+    },
+  ): void {
+    const text = previewText(contentText(content), this.#journal.options);
+    this.#journal.note({
+      kind: 'send',
+      seq,
+      sendId: this.#recordId(seq),
+      contentType: content.type,
+      ...(text === undefined ? {} : { text }),
+      ...result,
+    });
   }
 
   #windowOpen(): boolean {
@@ -157,12 +272,14 @@ export class EffectExecutor {
     switch (rule.onClosed) {
       case 'template': {
         const outcome = await this.#sendContent(effect.seq, rule.template, fresh);
+        this.#noteOutcome(effect.seq, rule.template, outcome, true);
         if (outcome.status === 'window_closed')
           return this.#settle(effect.seq, { status: 'rejected', code: 'service_window_closed' });
         const settled = await this.#settle(effect.seq, outcome);
         return `template_fallback:${settled}`;
       }
       case 'wait':
+        this.#noteSend(effect.seq, effect.content, { outcome: 'held' });
         this.#doc.heldSends.push(effect);
         return 'held_for_window';
       case 'event':

@@ -2,6 +2,8 @@ import type { Clock } from '../core/clock.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import type { Logger } from '../log/logger.js';
 import type { InboxItem, Store } from '../store/store.js';
+import type { DeliveryNotes } from '../journal/delivery-notes.js';
+import type { JournalOptions } from '../journal/journal.js';
 import type { HistoryLine } from './history-line.js';
 import type { EngineTracing, IngestSource } from '../observe/engine-tracing.js';
 import type { BotEvents, EngineClient, Handler } from './types.js';
@@ -41,6 +43,10 @@ export interface EngineDeps {
    * says where it came from (default `engine`: a continuation of the turn in progress).
    */
   enqueue(conversationId: string, item: InboxItem, source?: IngestSource): Promise<boolean>;
+  /** How conversations are journaled (absent: the defaults, DEFAULT_JOURNAL). */
+  readonly journal?: JournalOptions;
+  /** Delivery statuses waiting for their conversation's next write (absent: dropped). */
+  readonly deliveryNotes?: DeliveryNotes;
   /** The engine's spans (absent: none; see src/observe/engine-tracing.ts). */
   readonly tracing?: EngineTracing;
 }

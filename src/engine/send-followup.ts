@@ -5,6 +5,10 @@ import { sendRecordId } from './send-adapter.js';
 import { z } from 'zod';
 import type { SendRequest } from '../messages/index.js';
 import type { SendRecord } from '../store/store.js';
+import type { NewEntry } from '../journal/journal-writer.js';
+
+/** Takes the journal entry of a reconciliation attempt (see src/journal/). */
+export type NoteReconcile = (entry: Extract<NewEntry, { kind: 'reconcile' }>) => void;
 
 /** A status hint (callback or polled history) about an outbound message. */
 export interface StatusHint {
@@ -70,11 +74,14 @@ export async function followUnknownSend(
   epoch: number,
   sendId: string,
   attempt: number,
+  note: NoteReconcile = () => undefined,
 ): Promise<FlowEvent | undefined> {
   const record = await deps.store.getSend(sendId);
   if (record === undefined || record.state !== 'unknown') return undefined;
   const result = await reconcileSend(deps, record);
+  const entry = { kind: 'reconcile', sendId, seq: record.seq, attempt } as const;
   if (result.status === 'found') {
+    note({ ...entry, result: 'found', messageId: result.messageId });
     const { request: _request, ...rest } = record;
     await deps.store.putSend({ ...rest, state: 'reconciled', messageId: result.messageId });
     deps.logger.info('unknown send reconciled: it was admitted', {
@@ -90,7 +97,9 @@ export async function followUnknownSend(
     resends < MAX_RESENDS &&
     deps.clock.now() - (record.unknownSince ?? record.startedAt) >= deps.absenceProofMs
   ) {
-    return resend(deps, conversationId, epoch, record, attempt);
+    return resend(deps, conversationId, epoch, record, attempt, (outcome) =>
+      note({ ...entry, result: 'resent', ...outcome }),
+    );
   }
   if (result.status === 'error') {
     deps.logger.warn('reconciliation read failed', { sendId, error: String(result.error) });
@@ -100,8 +109,10 @@ export async function followUnknownSend(
     const delays = deps.reconcileDelaysMs;
     const delay = delays[attempt % deps.reconcileAttempts] ?? delays.at(-1) ?? 5000;
     await scheduleAttempt(deps, conversationId, sendId, next, delay);
+    note({ ...entry, result: 'retry' });
     return undefined;
   }
+  note({ ...entry, result: 'gave_up' });
   deps.logger.warn('unknown send could not be confirmed; telling the flow', { sendId });
   if (record.id !== sendRecordId(conversationId, epoch, record.seq)) return undefined;
   return { type: 'send.unknown', seq: record.seq };
@@ -114,6 +125,7 @@ async function resend(
   epoch: number,
   record: SendRecord,
   attempt: number,
+  noted: (outcome: { messageId?: string; code?: string }) => void,
 ): Promise<FlowEvent | undefined> {
   const parsed = SendRequestShape.safeParse(record.request);
   if (!parsed.success) return undefined;
@@ -134,6 +146,7 @@ async function resend(
       resends,
       messageId: result.messageId,
     });
+    noted({ messageId: result.messageId });
     return undefined;
   }
   if (result.status === 'unknown') {
@@ -146,9 +159,11 @@ async function resend(
     });
     const delay = deps.reconcileDelaysMs[0] ?? 5000;
     await scheduleAttempt(deps, conversationId, record.id, attempt + 1, delay);
+    noted({});
     return undefined;
   }
   const code = String(result.error.code);
+  noted({ code });
   await deps.store.putSend({ ...base, state: 'rejected', startedAt, resends, code });
   if (record.id !== sendRecordId(conversationId, epoch, record.seq)) return undefined;
   return { type: 'send.failed', seq: record.seq, code };

@@ -2,6 +2,7 @@
  * Public types of the conversation engine: how a bot is configured, what handlers
  * receive and return, the normalised ingest events, and the `Bot` itself.
  */
+import type { JournalOptions } from '../journal/journal.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { Router } from 'express';
 import type { SendResult } from '../api/send-result.js';
@@ -200,6 +201,13 @@ export interface BotOptions {
    * Absent: no text is understood (flows behave as without intents).
    */
   readonly understanding?: EngineUnderstanding;
+  /**
+   * The conversation journal (docs/inspect.md): on by default, 50 entries / 8 KB per
+   * conversation. `{ texts: false }` keeps message texts and variable values out of it;
+   * `{ enabled: false }` keeps no journal. `switchboard run` sets these from
+   * `SWITCHBOARD_JOURNAL_TEXTS` / `SWITCHBOARD_JOURNAL` and `--no-journal-texts`.
+   */
+  readonly journal?: Partial<JournalOptions>;
 }
 
 /** A normalised event from a callback, a polled page or a direct `handle()` call. */
