@@ -142,18 +142,18 @@ function App() {
 
 /** Attach mode's header: what the page reads, and that it only reads. */
 function Attached({ attached, now }) {
+  const count = `${attached.conversations} conversation${attached.conversations === 1 ? '' : 's'}`;
+  const details = [
+    attached.truncated ? `${count} (the first ones only: raise --limit)` : count,
+    ...(attached.unreadable.length > 0 ? [`${attached.unreadable.length} unreadable`] : []),
+    new Date(now).toLocaleString(),
+  ];
   return html`<div class="attached" data-testid="attached">
     <span class="badge read-only" title="nothing is sent, taken over or changed from this page"
       >read-only</span
     >
     <span class="attached-store">${attached.store}</span>
-    <span class="muted">
-      · ${attached.conversations}
-      conversation${attached.conversations === 1 ? '' : 's'}${
-        attached.truncated ? ' (the first ones only: raise --limit)' : ''
-      }${attached.unreadable.length > 0 ? ` · ${attached.unreadable.length} unreadable` : ''}
-      · ${new Date(now).toLocaleString()}</span
-    >
+    <span class="muted">· ${details.join(' · ')}</span>
   </div>`;
 }
 

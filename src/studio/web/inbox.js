@@ -57,7 +57,7 @@ export function TeammateBox({ customer, detail, readOnly, onTakeOver, onRelease,
         detail?.timers?.length > 0
           ? html`<ul class="timers" data-testid="timers">
               ${detail.timers.map(
-                (t) => html`<li>⏲ ${t.name} · ${new Date(t.dueAt).toLocaleString()}</li>`,
+                (t) => html`<li>timer ${t.name} · due ${new Date(t.dueAt).toLocaleString()}</li>`,
               )}
             </ul>`
           : null

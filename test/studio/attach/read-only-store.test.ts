@@ -70,7 +70,8 @@ async function expectEveryWriteRefused(store: Store): Promise<void> {
   const wrapped = readOnlyStore(store);
   const before = await contents(store);
   for (const [name, args] of WRITES) {
-    const method = wrapped[name] as (...a: unknown[]) => Promise<unknown>;
+    const method = (...a: unknown[]): Promise<unknown> =>
+      (Reflect.get(wrapped, name) as (...b: unknown[]) => Promise<unknown>).apply(wrapped, a);
     await expect(method(...args), name).rejects.toThrow(ReadOnlyStoreError);
     await expect(method(...args)).rejects.toThrow(
       `the attached studio only reads the store: ${name}() would change it and was refused (nothing was written)`,

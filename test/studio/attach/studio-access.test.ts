@@ -15,6 +15,7 @@ import {
   resolveStudioAccess,
   sameSecret,
 } from '../../../src/studio/attach/studio-access.js';
+import type { Logger } from '../../../src/log/logger.js';
 import { SqliteStore } from '../../../src/store/sqlite-store.js';
 
 const TOKEN = 'a-long-random-studio-secret-0123';
@@ -80,19 +81,18 @@ describe('the attached studio with a token', () => {
     await store.close();
     const log = (level: string) => (message: string, fields?: unknown) =>
       void logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+    const logger: Logger = {
+      error: log('error'),
+      warn: log('warn'),
+      info: log('info'),
+      debug: log('debug'),
+      child: () => logger,
+    };
     studio = await startAttachedStudio({
       bot: DEFAULT_DEV_BOT,
       store: await openAttachedStore({ kind: 'sqlite', path }),
       access: { host: '127.0.0.1', token: TOKEN },
-      logger: {
-        error: log('error'),
-        warn: log('warn'),
-        info: log('info'),
-        debug: log('debug'),
-        child: function () {
-          return this;
-        },
-      } as never,
+      logger,
     });
   }, 60_000);
   afterAll(async () => {
