@@ -132,6 +132,7 @@ export type {
   SendRecordFacts,
 } from './journal/conversation-view.js';
 export { summarizeConversation, matchesFilter } from './journal/conversation-summary.js';
+export { formatConversation, formatEntry } from './journal/format-timeline.js';
 export type { ConversationSummary, ConversationFilter } from './journal/conversation-summary.js';
 export { JournalEntrySchema } from './journal/journal-entry.js';
 export type { JournalEntry, JournalEntryKind } from './journal/journal-entry.js';

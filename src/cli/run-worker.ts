@@ -1,3 +1,4 @@
+import { resolveJournalOptions } from '../journal/journal.js';
 import { MessagingClient } from '../api/client.js';
 import { RedisLimiter } from '../api/redis-limiter.js';
 import type { Conversation } from '../api/resources.js';
@@ -236,6 +237,8 @@ export async function startWorker(
           ? {}
           : { firstRead: first.conversations }),
       dedupTtlMs: config.retention.sendRecordsMs,
+      // SWITCHBOARD_JOURNAL_TEXTS=0 keeps message texts out of the journal (docs/inspect.md).
+      journal: resolveJournalOptions(undefined, env),
       workerId: worker,
       // Timers and the inbox sweeper every 250 ms: timers fire at most 250 ms late, and work
       // left by another worker is picked up in small steps instead of once-a-second bursts.

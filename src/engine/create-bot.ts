@@ -39,6 +39,7 @@ import type {
   ConversationView,
   EngineClient,
   RawCallbackRequest,
+  IngestEvent,
 } from './types.js';
 import { BotConfigError } from './types.js';
 
@@ -91,6 +92,12 @@ export function createBot(options: BotOptions): Bot {
   const tracing = new EngineTracing(options.tracer ?? trace.getTracer('switchboard'), {
     ...(options.businessNumber === undefined ? {} : { businessNumber: options.businessNumber }),
   });
+  const deliveryNotes = new DeliveryNotes();
+  /** A status that changes nothing: no store work; its journal entry gets it at the next write. */
+  const noteDelivery = (event: IngestEvent): void => {
+    if (event.kind === 'status')
+      deliveryNotes.note(event.conversationId, event.messageId, event.status, event.failureCode);
+  };
   const deps: EngineDeps = {
     client,
     store,
@@ -120,7 +127,7 @@ export function createBot(options: BotOptions): Bot {
     stopSignal: stopController.signal,
     understanding: options.understanding,
     journal: resolveJournalOptions(options.journal),
-    deliveryNotes: new DeliveryNotes(),
+    deliveryNotes,
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) {
         try {
@@ -188,6 +195,7 @@ export function createBot(options: BotOptions): Bot {
           for (const event of events)
             if (!changesNothing(event))
               await deps.enqueue(conversationOf(event), toInboxItem(event), 'callback');
+            else noteDelivery(event);
         })(),
       );
       try {
@@ -282,7 +290,10 @@ export function createBot(options: BotOptions): Bot {
       logger.info('bot stopped');
     },
     async handle(event) {
-      if (changesNothing(event)) return { status: 'accepted' };
+      if (changesNothing(event)) {
+        noteDelivery(event);
+        return { status: 'accepted' };
+      }
       const fresh = await scheduler.track(
         deps.enqueue(conversationOf(event), toInboxItem(event), 'handle'),
       );

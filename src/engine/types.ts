@@ -205,7 +205,7 @@ export interface BotOptions {
    * The conversation journal (docs/inspect.md): on by default, 50 entries / 8 KB per
    * conversation. `{ texts: false }` keeps message texts and variable values out of it;
    * `{ enabled: false }` keeps no journal. `switchboard run` sets these from
-   * `SWITCHBOARD_JOURNAL_TEXTS` / `SWITCHBOARD_JOURNAL` and `--no-journal-texts`.
+   * `SWITCHBOARD_JOURNAL_TEXTS` / `SWITCHBOARD_JOURNAL` (`0` turns them off).
    */
   readonly journal?: Partial<JournalOptions>;
 }
