@@ -25,9 +25,7 @@ const dump = async () => {
 
 beforeAll(async () => {
   redis = await connectRedis(URL_);
-  h = await runSupportDesk(
-    () => new RedisStore({ redis: redis.duplicate(), prefix }),
-  );
+  h = await runSupportDesk(() => new RedisStore({ redis: redis.duplicate(), prefix }));
 }, 120_000);
 
 afterAll(async () => {
