@@ -206,7 +206,7 @@ export function gracefulStop(
 }
 
 /** `.switchboard/state.db` inside the bot's directory (or beside its file). */
-async function defaultStatePath(botPath: string): Promise<string> {
+export async function defaultStatePath(botPath: string): Promise<string> {
   const isDir = await stat(botPath).then(
     (s) => s.isDirectory(),
     () => false,

@@ -22,6 +22,23 @@ export function registerStudioCommand(program: Command): Command {
     )
     .option('--no-poll', 'receive messages by callbacks only (default: callbacks and polling)')
     .option('--no-watch', 'do not reload the bot when its files change')
+    .option(
+      '--attach',
+      'show the real conversations of the store `switchboard run` uses (REDIS_URL, else --state / STATE_PATH), read-only: no sandbox, nothing sent or changed',
+    )
+    .option(
+      '--state <file>',
+      'with --attach: the SQLite state file (default: STATE_PATH or .switchboard/state.db beside the bot)',
+    )
+    .option(
+      '--host <address>',
+      'with --attach: the address to bind (default 127.0.0.1; any other needs a token)',
+    )
+    .option(
+      '--token <secret>',
+      'with --attach: every request must present it (default: STUDIO_TOKEN; at least 16 characters)',
+    )
+    .option('--limit <n>', 'with --attach: conversations read per look (default 1000)')
     .addHelpText(
       'after',
       `
@@ -29,6 +46,8 @@ Examples:
   $ switchboard studio
   $ switchboard studio examples/appointment-booking --port 5000
   $ npm run studio
+  $ STATE_PATH=.switchboard/state.db switchboard studio examples/support-desk --attach
+  $ STUDIO_TOKEN=$(openssl rand -hex 24) switchboard studio examples/support-desk --attach --host 0.0.0.0
 
 Open the printed URL, type "hi" and press Enter. Editing a flow or handler file reloads the
 bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot logs to stderr.`,
@@ -36,7 +55,16 @@ bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot log
     .action(
       async (
         botPath: string | undefined,
-        opts: { port?: string; poll: boolean; watch: boolean },
+        opts: {
+          port?: string;
+          poll: boolean;
+          watch: boolean;
+          attach?: boolean;
+          state?: string;
+          host?: string;
+          token?: string;
+          limit?: string;
+        },
       ) => {
         const port = opts.port === undefined ? 4321 : Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535)
@@ -53,6 +81,31 @@ bot; running conversations go on. LOG_LEVEL (default warn) sets what the bot log
           format: 'pretty',
         });
         // Loaded on use: the other commands (and every `run` worker) do not pay for the studio.
+        if (opts.attach === true) {
+          const { runStudioAttach } = await import('./studio-attach.js');
+          return runStudioAttach(
+            botPath ?? DEFAULT_DEV_BOT,
+            {
+              port,
+              ...(opts.host === undefined ? {} : { host: opts.host }),
+              ...(opts.token === undefined ? {} : { token: opts.token }),
+              ...(opts.state === undefined ? {} : { state: opts.state }),
+              ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+            },
+            logger,
+          );
+        }
+        for (const [flag, value] of [
+          ['--state', opts.state],
+          ['--host', opts.host],
+          ['--token', opts.token],
+          ['--limit', opts.limit],
+        ] as const)
+          if (value !== undefined)
+            throw new CliError(
+              `switchboard studio: ${flag} applies to --attach only (the sandbox studio binds to 127.0.0.1)`,
+              2,
+            );
         const { startStudio, StudioStartError } = await import('../studio/studio.js');
         const signals = catchSignals();
         let studio;

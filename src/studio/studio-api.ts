@@ -4,10 +4,10 @@ import { parseDuration } from '../core/duration.js';
 import { SandboxControlError } from '../sandbox/index.js';
 import { CustomerMessage, toInbound } from './customer-input.js';
 import { NewCustomer, type CustomerBook } from './customers.js';
+import { botView } from './bot-view.js';
 import type { LiveEvents } from './live-events.js';
 import { phoneMessages, windowView } from './phone-view.js';
 import type { StudioBotState } from './studio.js';
-import { studioDiagram } from './studio-bot.js';
 import type { StudioRuntime } from './studio-runtime.js';
 
 /** What the API router needs from the studio. */
@@ -85,23 +85,7 @@ export function studioApi(deps: StudioApiDeps): Router {
       const state = deps.botState();
       return {
         clock: { now },
-        bot: {
-          name: state.bot.name,
-          source: state.bot.resolved.source,
-          entry: state.bot.resolved.entry ?? state.bot.resolved.flows[0]?.id,
-          error: state.error ?? null,
-          generation: state.generation,
-          lastReload: state.lastReload ?? null,
-          flows: state.bot.flows.map((f) => ({
-            id: f.id,
-            version: f.version,
-            file: f.file ?? null,
-            mermaid: studioDiagram(f) ?? null,
-            states: f.definition === undefined ? [] : Object.keys(f.definition.states),
-            warnings: f.warnings,
-            analytics: runtime.recorder.analytics.figures(f.id, now),
-          })),
-        },
+        bot: botView(state, (flowId) => runtime.recorder.analytics.figures(flowId, now)),
         customers: customers.all().map((customer) => {
           const conversation = conversations.find((c) => c.phoneNumber === customer.phone);
           const doc =

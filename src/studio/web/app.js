@@ -73,6 +73,9 @@ function App() {
   const customer = state.customers.find((c) => c.phone === selected) ?? state.customers[0];
   const path = (suffix) => `/customers/${encodeURIComponent(customer.phone)}${suffix}`;
   const docFlow = detail?.doc?.flowId;
+  // Attached to a production store: read-only, no control that sends or changes state.
+  const readOnly = state.mode === 'attach';
+  const shown = detail?.customer?.phone === customer?.phone ? detail : null;
 
   return html`
     <header class="top">
@@ -80,10 +83,14 @@ function App() {
       <div class="bot-name">
         ${state.bot.name} · ${state.bot.flows.map((f) => `${f.id} v${f.version}`).join(', ')}
       </div>
-      <${Clock}
-        now=${state.clock.now}
-        onAdvance=${(by) => act(() => postJSON('/clock/advance', { by }))}
-      />
+      ${
+        readOnly
+          ? html`<${Attached} attached=${state.attached} now=${state.clock.now} />`
+          : html`<${Clock}
+              now=${state.clock.now}
+              onAdvance=${(by) => act(() => postJSON('/clock/advance', { by }))}
+            />`
+      }
       <span
         class=${`live-dot${live ? ' on' : ''}`}
         title=${live ? 'live updates on' : 'reconnecting'}
@@ -96,15 +103,20 @@ function App() {
           customers=${state.customers}
           selected=${customer?.phone}
           onSelect=${(phone) => setSelected(phone)}
-          onAdd=${() =>
-            act(async () => {
-              const added = await postJSON('/customers', {});
-              setSelected(added.phone);
-            })}
+          onAdd=${
+            readOnly
+              ? null
+              : () =>
+                  act(async () => {
+                    const added = await postJSON('/customers', {});
+                    setSelected(added.phone);
+                  })
+          }
         />
         <${TeammateBox}
           customer=${customer}
-          detail=${detail?.customer?.phone === customer?.phone ? detail : null}
+          detail=${shown}
+          readOnly=${readOnly}
           onTakeOver=${() => act(() => postJSON(path('/takeover')))}
           onRelease=${() => act(() => postJSON(path('/release')))}
           onReply=${(text) => act(() => postJSON(path('/reply'), { text }))}
@@ -112,19 +124,37 @@ function App() {
       </aside>
       <${Phone}
         customer=${customer}
-        detail=${detail?.customer?.phone === customer?.phone ? detail : null}
+        detail=${shown}
         now=${state.clock.now}
         error=${error}
+        readOnly=${readOnly}
         onSend=${(message) => act(() => postJSON(path('/send'), message))}
       />
       <${FlowPanel}
         bot=${state.bot}
         flowId=${flowId ?? docFlow ?? state.bot.entry}
         onFlow=${setFlowId}
-        detail=${detail?.customer?.phone === customer?.phone ? detail : null}
+        detail=${shown}
       />
     </main>
   `;
+}
+
+/** Attach mode's header: what the page reads, and that it only reads. */
+function Attached({ attached, now }) {
+  const count = `${attached.conversations} conversation${attached.conversations === 1 ? '' : 's'}`;
+  const details = [
+    attached.truncated ? `${count} (the first ones only: raise --limit)` : count,
+    ...(attached.unreadable.length > 0 ? [`${attached.unreadable.length} unreadable`] : []),
+    new Date(now).toLocaleString(),
+  ];
+  return html`<div class="attached" data-testid="attached">
+    <span class="badge read-only" title="nothing is sent, taken over or changed from this page"
+      >read-only</span
+    >
+    <span class="attached-store">${attached.store}</span>
+    <span class="muted">· ${details.join(' · ')}</span>
+  </div>`;
 }
 
 function Clock({ now, onAdvance }) {

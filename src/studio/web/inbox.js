@@ -9,7 +9,7 @@ export function Inbox({ customers, selected, onSelect, onAdd }) {
     <div class="inbox">
       <div class="pane-title">
         Inbox
-        <button class="small" data-testid="add-customer" onClick=${onAdd}>+ Customer</button>
+        ${onAdd ? html`<button class="small" data-testid="add-customer" onClick=${onAdd}>+ Customer</button>` : null}
       </div>
       <ul class="conversations">
         ${customers.map(
@@ -42,11 +42,27 @@ export function Inbox({ customers, selected, onSelect, onAdd }) {
 }
 
 /** The teammate's side of the dashboard: Take over, reply while owning, Release to API. */
-export function TeammateBox({ customer, detail, onTakeOver, onRelease, onReply }) {
+export function TeammateBox({ customer, detail, readOnly, onTakeOver, onRelease, onReply }) {
   const [text, setText] = useState('');
   if (!customer) return null;
   const owned = detail?.humanOwned === true;
   const hasConversation = detail?.conversationId != null;
+  if (readOnly)
+    return html`<div class=${`teammate-box${owned ? ' owned' : ''}`} data-testid="teammate-box">
+      <div class="pane-title">Ownership · ${customer.name}</div>
+      <p class="muted" data-testid="ownership">
+        ${owned ? 'A person owns this conversation: the bot stays quiet.' : 'The bot handles this conversation.'}
+      </p>
+      ${
+        detail?.timers?.length > 0
+          ? html`<ul class="timers" data-testid="timers">
+              ${detail.timers.map(
+                (t) => html`<li>timer ${t.name} · due ${new Date(t.dueAt).toLocaleString()}</li>`,
+              )}
+            </ul>`
+          : null
+      }
+    </div>`;
   return html`
     <div class=${`teammate-box${owned ? ' owned' : ''}`} data-testid="teammate-box">
       <div class="pane-title">Dashboard · ${customer.name}</div>

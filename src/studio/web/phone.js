@@ -7,7 +7,7 @@ import { Icon } from './icons.js';
 const TICKS = { queued: '◷', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '⚠' };
 
 /** The customer's phone: header with the window's state, the chat, and the composer. */
-export function Phone({ customer, detail, now, onSend, error }) {
+export function Phone({ customer, detail, now, onSend, error, readOnly }) {
   const scroller = useRef(null);
   const [sheet, setSheet] = useState(null);
   const messages = detail?.messages ?? [];
@@ -19,6 +19,7 @@ export function Phone({ customer, detail, now, onSend, error }) {
     return html`<section class="phone"><p class="empty">No customer selected</p></section>`;
   const tap = (option, list) => {
     setSheet(null);
+    if (readOnly) return;
     onSend({ type: 'tap', optionId: option.optionId, title: option.title, list });
   };
   return html`
@@ -39,7 +40,9 @@ export function Phone({ customer, detail, now, onSend, error }) {
       <div class="chat" ref=${scroller} data-testid="chat">
         ${
           messages.length === 0
-            ? html`<p class="chat-hint">Say hi to start the conversation.</p>`
+            ? html`<p class="chat-hint">
+                ${readOnly ? "No messages in this conversation's journal." : 'Say hi to start the conversation.'}
+              </p>`
             : messages.map(
                 (m) => html`<${Bubble} key=${m.id} m=${m} onTap=${tap} onList=${setSheet} />`,
               )
@@ -47,7 +50,13 @@ export function Phone({ customer, detail, now, onSend, error }) {
       </div>
       ${sheet ? html`<${ListSheet} message=${sheet} onTap=${tap} onClose=${() => setSheet(null)} />` : null}
       ${error ? html`<div class="phone-error" role="alert">${error}</div>` : null}
-      <${Composer} key=${customer.phone} onSend=${onSend} />
+      ${
+        readOnly
+          ? html`<div class="read-only-strip" data-testid="read-only">
+              Read-only: the studio is attached to a production store and never sends
+            </div>`
+          : html`<${Composer} key=${customer.phone} onSend=${onSend} />`
+      }
     </section>
   `;
 }
