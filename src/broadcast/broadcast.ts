@@ -41,6 +41,11 @@ export interface BroadcastConfig {
   readonly dryRun: boolean;
   /** Sends in flight at once (default 8). */
   readonly concurrency?: number;
+  /**
+   * `--resend-after-absence` (opt-in): send a contact in doubt once more when history
+   * lacks it after the settle time, at the risk of a duplicate. Default: never.
+   */
+  readonly resendAfterAbsence?: boolean;
 }
 
 /** Where a broadcast writes and what it may use. */
@@ -145,6 +150,7 @@ export async function broadcast(
       clock,
       sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+      ...(config.resendAfterAbsence === true ? { resendAfterAbsence: true } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       onProgress: (p) => display.update(p),
       onPause: (code, ms) => display.pause(code, ms),
