@@ -62,6 +62,8 @@ export interface BroadcastIo {
   readonly signal?: AbortSignal;
   /** JSON progress interval (non-terminal), ms. */
   readonly progressIntervalMs?: number;
+  /** Deadline of each API request, ms (default: the client's, 10 s). */
+  readonly apiTimeoutMs?: number;
 }
 
 /** The result of {@link broadcast}: an exit code and the summary (none for a dry run). */
@@ -128,6 +130,7 @@ export async function broadcast(
       clock,
       logger: io.logger ?? silentLogger,
       ...(io.sleep === undefined ? {} : { sleep: io.sleep }),
+      ...(io.apiTimeoutMs === undefined ? {} : { timeoutMs: io.apiTimeoutMs }),
     });
     const display = createProgressDisplay({
       stream: io.stderr,

@@ -8,7 +8,7 @@ import { CliError } from './run-command.js';
 import { formatDeploymentIssue, loadDeploymentFile } from '../deploy/load-deployment-file.js';
 
 /** Flags of `switchboard broadcast`. */
-interface BroadcastFlags {
+export interface BroadcastFlags {
   readonly template: string;
   readonly language: string;
   readonly to: string;
@@ -84,7 +84,7 @@ Examples:
     )
     .action(async (flags: BroadcastFlags) => {
       const env = await numberEnv(flags, process.env);
-      const config = parseFlags(flags, env);
+      const config = parseBroadcastFlags(flags, env);
       const controller = new AbortController();
       const interrupt = (): void => {
         if (controller.signal.aborted) process.exit(130);
@@ -119,7 +119,8 @@ Examples:
     });
 }
 
-function parseFlags(
+/** The configuration of parsed flags; a bad value throws a {@link CliError} (exit 2). */
+export function parseBroadcastFlags(
   flags: BroadcastFlags,
   env: Readonly<Record<string, string | undefined>>,
 ): BroadcastConfig {
