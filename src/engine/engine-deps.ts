@@ -25,8 +25,8 @@ export interface EngineDeps {
   readonly reconcileDelaysMs: readonly number[];
   readonly sendRetries: number;
   /**
-   * How long after a send's outcome became unknown a read of history that lacks it proves
-   * it was never admitted. Default: the API request timeout + 5 s.
+   * With `resendAfterAbsence`: how long after a send's outcome became unknown a read of
+   * history that lacks it is taken as absence. Default: the API request timeout + 5 s.
    */
   readonly absenceProofMs: number;
   /**
