@@ -106,7 +106,8 @@ export function checkSendOptions(sends: unknown, where = 'sends'): string[] {
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => {
     const path = [where, ...issue.path.map(String)].join('.');
-    const got = issue.path.length === 0 ? sends : Reflect.get(Object(sends), String(issue.path[0]));
+    const got: unknown =
+      issue.path.length === 0 ? sends : Reflect.get(Object(sends), String(issue.path[0]));
     return issue.code === 'unrecognized_keys'
       ? `${path}: unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')} (known: resendAfterAbsence)`
       : `${path} must be ${issue.path.length === 0 ? 'an object like { resendAfterAbsence: true }' : 'true or false'} (got ${JSON.stringify(got) ?? typeof got})`;

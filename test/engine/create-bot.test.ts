@@ -89,6 +89,10 @@ describe('createBot', () => {
     expect(() =>
       createBot({ flows: [echoFlow], api: { client }, sends: { resendAfterAbsence: yes } }),
     ).toThrow('sends.resendAfterAbsence must be true or false (got "yes")');
+    const flag = true as unknown as { resendAfterAbsence: boolean };
+    expect(() => createBot({ flows: [echoFlow], api: { client }, sends: flag })).toThrow(
+      'sends must be an object like { resendAfterAbsence: true } (got true)',
+    );
     expect(() =>
       createBot({ flows: [echoFlow], api: { client }, sends: { resendAfterAbsence: false } }),
     ).not.toThrow();
