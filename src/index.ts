@@ -18,6 +18,7 @@ export { eventsRouter, createEventsHandler, EventRequestSchema } from './ingest/
 export type {
   Bot,
   BotOptions,
+  SendOptions,
   BotEvents,
   Handler,
   HandlerContext,

@@ -1,4 +1,5 @@
-import type { Handler } from '../engine/types.js';
+import { checkSendOptions } from '../engine/check-options.js';
+import type { Handler, SendOptions } from '../engine/types.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import type { FlowDefinition } from '../flows/flow-schema.js';
 import type { SandboxConfigInput } from '../sandbox/index.js';
@@ -57,6 +58,12 @@ export interface BotDefinitionInput {
   readonly understander?: Understander | UnderstanderFactory;
   /** Bot-level settings of understanding: threshold, timezone, knowledge files, model. */
   readonly understand?: UnderstandSettings;
+  /**
+   * Sends whose outcome stays unknown: never sent again by default; `{ resendAfterAbsence:
+   * true }` sends one once more after a proof of absence (duplicate risk: see
+   * docs/production.md).
+   */
+  readonly sends?: SendOptions;
 }
 
 /** A bot: flows plus handlers, not yet compiled (see `resolveBot`). */
@@ -71,6 +78,7 @@ export interface BotDefinition {
   readonly dir: string | undefined;
   readonly understander: Understander | UnderstanderFactory | undefined;
   readonly understand: UnderstandSettings | undefined;
+  readonly sends: SendOptions | undefined;
 }
 
 /**
@@ -100,6 +108,8 @@ export function defineBot(input: BotDefinitionInput): BotDefinition {
     if (typeof handler !== 'function')
       throw new TypeError(`defineBot: handler "${name}" is not a function`);
   }
+  const sendProblems = checkSendOptions(input.sends);
+  if (sendProblems.length > 0) throw new TypeError(`defineBot: ${sendProblems.join('; ')}`);
   return Object.freeze({
     kind: 'switchboard.bot' as const,
     name: input.name,
@@ -110,6 +120,7 @@ export function defineBot(input: BotDefinitionInput): BotDefinition {
     dir: input.dir,
     understander: input.understander,
     understand: input.understand,
+    sends: input.sends,
   });
 }
 

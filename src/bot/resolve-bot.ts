@@ -1,6 +1,6 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Handler } from '../engine/types.js';
+import type { Handler, SendOptions } from '../engine/types.js';
 import type { RunnableFlow } from '../flows/contract.js';
 import {
   compileFlow,
@@ -27,6 +27,8 @@ export interface ResolvedBot {
   readonly name?: string;
   /** Understanding of free text (absent: none; see docs/understanding.md). */
   readonly understanding?: EngineUnderstanding;
+  /** The `sends` options given to `defineBot`, if any. */
+  readonly sends?: SendOptions;
 }
 
 /** Outcome of {@link resolveBot} and `loadBot`. */
@@ -114,6 +116,7 @@ export async function resolveBot(
       templates: def.templates,
       source,
       ...(def.name === undefined ? {} : { name: def.name }),
+      ...(def.sends === undefined ? {} : { sends: def.sends }),
       ...(understanding.understanding === undefined
         ? {}
         : { understanding: understanding.understanding }),

@@ -30,7 +30,7 @@ export const STOP_CODES: ReadonlySet<string> = new Set([
   'instance_unavailable',
 ]);
 
-/** Sends again after a proof of absence, per contact (the engine's rule too). */
+/** Sends again after a proof of absence, per contact, with `resendAfterAbsence` (as the engine). */
 const MAX_RESENDS = 1;
 
 /** Waits after a refusal that named no wait (`connection_refused`). */
@@ -60,11 +60,16 @@ export interface BroadcastRunOptions {
   /** Sends in flight at once (default 8): enough to fill 20/s at a 400 ms round trip. */
   readonly concurrency?: number;
   /**
-   * How long after its intent an unconfirmed POST may still show up in history (default
-   * 25 s: the client's 10 s deadline plus the engine's 15 s proof of absence); it is
-   * looked up only after that, and its absence then proves it was not admitted.
+   * How long after its intent an unconfirmed POST is looked up in history (default 25 s:
+   * the client's 10 s deadline plus the engine's 15 s proof of absence).
    */
   readonly settleMs?: number;
+  /**
+   * Opt-in, default `false`: a contact in doubt still absent from history after
+   * `settleMs` is sent once more. Off, it is reported `unknown` and never sent again: a
+   * POST stalled in the API can be admitted after that read (a duplicate).
+   */
+  readonly resendAfterAbsence?: boolean;
   /** Aborted on Ctrl-C: no new sends start; sends in flight finish and are recorded. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BroadcastProgress) => void;
@@ -84,7 +89,7 @@ export type BroadcastEnd =
  * sender for the time named), recording each intent before its POST and each outcome
  * after it. Contacts in doubt (a previous run died mid-POST, or the outcome was unknown)
  * are looked up in the conversation history once their POST has surely settled; they
- * are never sent again.
+ * are never sent again unless `resendAfterAbsence` is on.
  */
 export async function runBroadcast(
   options: BroadcastRunOptions,
@@ -171,8 +176,10 @@ export async function runBroadcast(
     Promise.all(Array.from({ length: options.concurrency ?? 8 }, () => worker()));
   progress(true);
   await drain();
-  // Look up what is in doubt; what is proven absent is sent (once), then looked up again.
-  for (let round = 0; round <= MAX_RESENDS && stop === undefined && !aborted(); round++) {
+  // Look up what is in doubt; with `resendAfterAbsence`, what is absent is sent (once),
+  // then looked up again.
+  const maxResends = options.resendAfterAbsence === true ? MAX_RESENDS : 0;
+  for (let round = 0; round <= maxResends && stop === undefined && !aborted(); round++) {
     const again = await reconcileDoubts(options, tally);
     if (again.length === 0) break;
     queue.push(...again);
@@ -206,12 +213,11 @@ async function countRecentSends(
 }
 
 /**
- * Looks up every in-doubt contact of this list once its POST has surely settled (spec
- * 4.5.6: read the conversation, never replay blindly). Found: accepted, with its message
- * id. Not found that long after the POST started: the API never admitted it (an
- * admitted message is in the history at once) — whether the process died before writing
- * it or the answer was a timeout or a 5xx — so it is returned to be sent, once per
- * contact; absent again after that, it stays `unknown`.
+ * Looks up every in-doubt contact of this list once its POST should have settled (spec
+ * 4.5.6: read the conversation, never replay). Found: accepted, with its message id.
+ * Not found: `unknown`, never sent again — a POST stalled in the API can still be
+ * admitted after this read. Only with `resendAfterAbsence` is it returned to be sent
+ * once more per contact (absent again after that, it stays `unknown`).
  */
 async function reconcileDoubts(
   options: BroadcastRunOptions,
@@ -241,11 +247,12 @@ async function reconcileDoubts(
     tally.noteReconcileError(error instanceof Error ? error.message : String(error));
     return [];
   }
+  const maxResends = options.resendAfterAbsence === true ? MAX_RESENDS : 0;
   const resend: BroadcastContact[] = [];
   for (const contact of options.contacts) {
     const messageId = found.get(contact.phone);
     if (messageId === undefined) continue;
-    const again = messageId === null && journal.resends(contact.phone) < MAX_RESENDS;
+    const again = messageId === null && journal.resends(contact.phone) < maxResends;
     journal.append({
       type: 'reconciled',
       phone: contact.phone,

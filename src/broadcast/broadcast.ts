@@ -42,6 +42,11 @@ export interface BroadcastConfig {
   readonly dryRun: boolean;
   /** Sends in flight at once (default 8). */
   readonly concurrency?: number;
+  /**
+   * `--resend-after-absence` (opt-in): send a contact in doubt once more when history
+   * lacks it after the settle time, at the risk of a duplicate. Default: never.
+   */
+  readonly resendAfterAbsence?: boolean;
 }
 
 /** Where a broadcast writes and what it may use. */
@@ -58,6 +63,8 @@ export interface BroadcastIo {
   readonly signal?: AbortSignal;
   /** JSON progress interval (non-terminal), ms. */
   readonly progressIntervalMs?: number;
+  /** Deadline of each API request, ms (default: the client's, 10 s). */
+  readonly apiTimeoutMs?: number;
   /**
    * The budget to send within (default: this process's own). `switchboard broadcast
    * --deployment f --number n` passes the deployment's (a `RedisLimiter` on its
@@ -139,6 +146,7 @@ export async function broadcast(
       clock,
       logger: io.logger ?? silentLogger,
       ...(io.sleep === undefined ? {} : { sleep: io.sleep }),
+      ...(io.apiTimeoutMs === undefined ? {} : { timeoutMs: io.apiTimeoutMs }),
     });
     const display = createProgressDisplay({
       stream: io.stderr,
@@ -161,6 +169,7 @@ export async function broadcast(
       clock,
       sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+      ...(config.resendAfterAbsence === true ? { resendAfterAbsence: true } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
       onProgress: (p) => display.update(p),
       onPause: (code, ms) => display.pause(code, ms),

@@ -40,7 +40,7 @@ const JournalRecord = z.discriminatedUnion('type', [
     at: z.number(),
     found: z.boolean(),
     messageId: z.string().optional(),
-    /** Not found after the proof-of-absence time: not admitted, send it (once). */
+    /** Not found, and `--resend-after-absence` is on: sent once more. */
     resend: z.boolean().optional(),
   }),
 ]);

@@ -11,7 +11,7 @@ import { CliError } from './run-command.js';
 import { formatDeploymentIssue, loadDeploymentFile } from '../deploy/load-deployment-file.js';
 
 /** Flags of `switchboard broadcast`. */
-interface BroadcastFlags {
+export interface BroadcastFlags {
   readonly template: string;
   readonly language: string;
   readonly to: string;
@@ -20,6 +20,7 @@ interface BroadcastFlags {
   readonly journal?: string;
   readonly dryRun?: boolean;
   readonly concurrency?: string;
+  readonly resendAfterAbsence?: boolean;
   readonly deployment?: string;
   readonly number?: string;
 }
@@ -48,6 +49,10 @@ export function registerBroadcastCommand(program: Command): Command {
     .option('--dry-run', 'check the CSV and the template parameters; send nothing')
     .option('--concurrency <n>', 'sends in flight at once (default 8)')
     .option(
+      '--resend-after-absence',
+      'send a contact whose outcome is unknown once more when the history still lacks it 25 s later (risks a duplicate; default: never)',
+    )
+    .option(
       '--deployment <file>',
       'a deployment file: send from one of its numbers (with --number)',
     )
@@ -68,7 +73,9 @@ workspace) and never over it; a 429, backlog_full or temporarily_unavailable pau
 whole run for the time the API names. Bad rows are reported with their line and skipped.
 Interrupted (Ctrl-C, kill -9, crash)? Run the same command again: the journal records
 each send's intent before its POST and its outcome after, so nobody gets it twice;
-sends whose outcome is unknown are looked up in the conversation history, never replayed.
+sends whose outcome is unknown are looked up in the conversation history, never replayed
+(not found: reported unknown; --resend-after-absence sends them once more, at the risk of
+a duplicate when the API admits a stalled POST late).
 Stops by itself when the template is unknown or not approved, the key is refused, or
 quality blocks sending (exit code 1; fix it and run again).
 
@@ -80,7 +87,7 @@ Examples:
     )
     .action(async (flags: BroadcastFlags) => {
       const { env, number } = await numberEnv(flags, process.env);
-      const config = parseFlags(flags, env);
+      const config = parseBroadcastFlags(flags, env);
       const shared =
         number === undefined || config.dryRun ? undefined : await sharedBudget(number, env);
       const controller = new AbortController();
@@ -119,7 +126,8 @@ Examples:
     });
 }
 
-function parseFlags(
+/** The configuration of parsed flags; a bad value throws a {@link CliError} (exit 2). */
+export function parseBroadcastFlags(
   flags: BroadcastFlags,
   env: Readonly<Record<string, string | undefined>>,
 ): BroadcastConfig {
@@ -160,6 +168,7 @@ function parseFlags(
     ...(flags.report === undefined ? {} : { report: flags.report }),
     ...(flags.journal === undefined ? {} : { journal: flags.journal }),
     ...(concurrency === undefined ? {} : { concurrency }),
+    ...(flags.resendAfterAbsence === true ? { resendAfterAbsence: true } : {}),
   };
 }
 

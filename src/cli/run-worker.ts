@@ -230,6 +230,7 @@ export async function startWorker(
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
       ...(resolved.understanding === undefined ? {} : { understanding: resolved.understanding }),
+      ...(resolved.sends === undefined ? {} : { sends: resolved.sends }),
       api: { client },
       store,
       logger,

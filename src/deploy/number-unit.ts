@@ -93,6 +93,7 @@ export class NumberUnit {
       flows: resolved.flows,
       handlers: resolved.handlers,
       ...(resolved.entry === undefined ? {} : { entry: resolved.entry }),
+      ...(resolved.sends === undefined ? {} : { sends: resolved.sends }),
       api: { client: this.client },
       store: options.store,
       logger: options.logger,

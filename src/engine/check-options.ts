@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RunnableFlow } from '../flows/contract.js';
 import { BotConfigError, type BotOptions } from './types.js';
 
@@ -89,10 +90,28 @@ export function checkBotOptions(options: BotOptions): CheckedFlows {
     if (value !== undefined && (!Number.isInteger(value) || value < 1))
       problems.push(`${name} must be a whole number ≥ 1 (got ${String(value)})`);
   }
+  problems.push(...checkSendOptions(options.sends));
   if (problems.length > 0 || entry === undefined) {
     throw new BotConfigError(`invalid bot configuration:\n- ${problems.join('\n- ')}`);
   }
   return { flows, entry };
+}
+
+const SendOptionsShape = z.strictObject({ resendAfterAbsence: z.boolean().optional() });
+
+/** Problems of `sends`, each naming its field path (`sends.resendAfterAbsence`). */
+export function checkSendOptions(sends: unknown, where = 'sends'): string[] {
+  if (sends === undefined) return [];
+  const parsed = SendOptionsShape.safeParse(sends);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => {
+    const path = [where, ...issue.path.map(String)].join('.');
+    const got: unknown =
+      issue.path.length === 0 ? sends : Reflect.get(Object(sends), String(issue.path[0]));
+    return issue.code === 'unrecognized_keys'
+      ? `${path}: unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')} (known: resendAfterAbsence)`
+      : `${path} must be ${issue.path.length === 0 ? 'an object like { resendAfterAbsence: true }' : 'true or false'} (got ${JSON.stringify(got) ?? typeof got})`;
+  });
 }
 
 /** A compiled flow (or hand-written machine), not a path, URL or definition given by mistake. */

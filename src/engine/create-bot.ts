@@ -119,9 +119,11 @@ export function createBot(options: BotOptions): Bot {
       readElsewhere: options.firstRead !== undefined && !Array.isArray(options.firstRead),
     }),
     reconcileAttempts: options.reconcileAttempts ?? 3,
-    // Attempts at 0, 5 and 15 s: the last one, past the proof of absence, can resend.
+    // Attempts at 0, 5 and 15 s; with `sends.resendAfterAbsence` the last one, past the
+    // proof of absence, can resend.
     reconcileDelaysMs: [5_000, 10_000, 120_000],
     absenceProofMs: ('client' in options.api ? 10_000 : (options.api.timeoutMs ?? 10_000)) + 5_000,
+    resendAfterAbsence: options.sends?.resendAfterAbsence === true,
     sendRetries: options.sendRetries ?? 3,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 30_000)).unref()),
     stopSignal: stopController.signal,

@@ -27,10 +27,15 @@ export interface EngineDeps {
   readonly reconcileDelaysMs: readonly number[];
   readonly sendRetries: number;
   /**
-   * How long after a send's outcome became unknown a read of history that lacks it proves
-   * it was never admitted. Default: the API request timeout + 5 s.
+   * With `resendAfterAbsence`: how long after a send's outcome became unknown a read of
+   * history that lacks it is taken as absence. Default: the API request timeout + 5 s.
    */
   readonly absenceProofMs: number;
+  /**
+   * Opt-in (`sends.resendAfterAbsence`): send an unknown send once more when history
+   * lacks it `absenceProofMs` after its outcome became unknown. Off: never sent again.
+   */
+  readonly resendAfterAbsence: boolean;
   /** Waits a 429/503 hint before retrying a definitely rejected send. */
   readonly sleep: (ms: number) => Promise<void>;
   /** Understanding of free text (absent: no text is understood). */

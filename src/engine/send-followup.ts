@@ -56,17 +56,18 @@ export async function followStatus(
   };
 }
 
-/** Sends given again after a proof of absence, at most. */
+/** Sends given again after a proof of absence, at most (only with `resendAfterAbsence`). */
 export const MAX_RESENDS = 1;
 
 /**
  * One reconciliation attempt of a send whose outcome is unknown (spec 4.5.6): found in
  * history → `reconciled`; not found → another attempt later through a durable timer.
- * A send absent from history when read at least `absenceProofMs` after its outcome became
- * unknown (past the request's deadline and its writer's death, so it can no longer be
- * admitted) was never admitted:
- * its outcome is known, and it is sent once more (never a replay of an admitted message).
- * Out of attempts without a proof → `send.unknown` for the flow.
+ * Out of attempts without finding it → `send.unknown` for the flow; the framework never
+ * sends it again (spec 4.5.6: an uncertain POST is not replayed automatically — a
+ * stalled POST can still be admitted after any read that missed it).
+ * Only with `sends.resendAfterAbsence` (opt-in: availability over the duplicate risk), a
+ * send absent from history when read at least `absenceProofMs` after its outcome became
+ * unknown is sent once more.
  */
 export async function followUnknownSend(
   deps: EngineDeps,
@@ -92,6 +93,7 @@ export async function followUnknownSend(
   }
   const resends = record.resends ?? 0;
   if (
+    deps.resendAfterAbsence &&
     result.status === 'not_found' &&
     record.request !== undefined &&
     resends < MAX_RESENDS &&
@@ -113,7 +115,10 @@ export async function followUnknownSend(
     return undefined;
   }
   note({ ...entry, result: 'gave_up' });
-  deps.logger.warn('unknown send could not be confirmed; telling the flow', { sendId });
+  deps.logger.warn(
+    'unknown send not found in history; telling the flow send.unknown (it is never sent again)',
+    { sendId, reads: next },
+  );
   if (record.id !== sendRecordId(conversationId, epoch, record.seq)) return undefined;
   return { type: 'send.unknown', seq: record.seq };
 }

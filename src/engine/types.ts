@@ -188,6 +188,8 @@ export interface BotOptions {
   readonly reconcileAttempts?: number;
   /** How many times a 429/503 rejected send is retried (default 3). */
   readonly sendRetries?: number;
+  /** What happens to sends whose outcome stays unknown (see {@link SendOptions}). */
+  readonly sends?: SendOptions;
   /**
    * The OpenTelemetry tracer of the bot's spans (one trace per inbound item: ingest → turn
    * → handler → send). Default: the global API's `trace.getTracer('switchboard')`, a no-op
@@ -308,6 +310,21 @@ export interface BotEvents {
     understanding: Understanding;
     threshold: number;
   };
+}
+
+/**
+ * Sends whose outcome is unknown (a timeout, a network failure, a 5xx). They are looked
+ * up in history, never replayed (spec 4.5.6); not found after the reads, the flow gets
+ * `send.unknown`.
+ */
+export interface SendOptions {
+  /**
+   * Opt-in, default `false`: send it once more when history still lacks it 15 s (the API
+   * timeout + 5 s) after its outcome became unknown. Availability over the risk of a
+   * duplicate: a POST stalled in the API can still be admitted after that read, and the
+   * contact then gets the message twice (see docs/production.md).
+   */
+  readonly resendAfterAbsence?: boolean;
 }
 
 /** A running bot. */

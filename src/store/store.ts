@@ -87,8 +87,9 @@ export interface SendRecord {
    */
   readonly fingerprint?: string;
   /**
-   * The request as sent, kept while the outcome is open (`pending`, `unknown`): after
-   * reconciliation proves the message absent from history, it is sent once more.
+   * The request as sent, kept while the outcome is open (`pending`, `unknown`): its content
+   * is what reconciliation looks for in history (and, with `sends.resendAfterAbsence`,
+   * what is sent once more when it is absent).
    */
   readonly request?: unknown;
   /** How many times it was sent again after a proof of absence. */

@@ -86,4 +86,25 @@ describe('resolveBot', () => {
     );
     expect(() => defineBot({ name: 'x'.repeat(101), flows: [flow] })).toThrow(/got 101 characters/);
   });
+
+  it('should carry the sends options to the resolved bot and refuse a bad one with its path', async () => {
+    const flow = defineFlow({
+      id: 'one',
+      version: 1,
+      start: 'a',
+      states: { a: { say: 'A', final: true } },
+    });
+    const opted = await resolveBot(
+      defineBot({ flows: [flow], sends: { resendAfterAbsence: true } }),
+    );
+    expect(opted.status === 'ok' ? opted.bot.sends : undefined).toEqual({
+      resendAfterAbsence: true,
+    });
+    const plain = await resolveBot(defineBot({ flows: [flow] }));
+    expect(plain.status === 'ok' ? plain.bot : {}).not.toHaveProperty('sends');
+    const typo = { resendAfterAbsense: true } as unknown as { resendAfterAbsence: boolean };
+    expect(() => defineBot({ flows: [flow], sends: typo })).toThrow(
+      'defineBot: sends: unknown option "resendAfterAbsense" (known: resendAfterAbsence)',
+    );
+  });
 });

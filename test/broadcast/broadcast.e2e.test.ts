@@ -109,7 +109,11 @@ const sink = (): Writable & { text: string } => {
   return w;
 };
 
-function run(config: Partial<BroadcastConfig> & { to: string }, signal?: AbortSignal) {
+function run(
+  config: Partial<BroadcastConfig> & { to: string },
+  signal?: AbortSignal,
+  apiTimeoutMs?: number,
+) {
   const stdout = sink();
   const stderr = sink();
   const result = broadcast(
@@ -134,6 +138,7 @@ function run(config: Partial<BroadcastConfig> & { to: string }, signal?: AbortSi
         await new Promise((resolve) => setImmediate(resolve));
       },
       ...(signal === undefined ? {} : { signal }),
+      ...(apiTimeoutMs === undefined ? {} : { apiTimeoutMs }),
     },
   );
   return { result, stdout, stderr };
@@ -142,6 +147,15 @@ function run(config: Partial<BroadcastConfig> & { to: string }, signal?: AbortSi
 function sendsPer(list: readonly string[]): number[] {
   const sent = rig.sandbox.control.sent();
   return list.map((p) => sent.filter((s) => s.to === p).length);
+}
+
+/** Waits in real time (a stalled POST) until `done`, or fails after `ms`. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`not done within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function reportLines(): string[][] {
@@ -199,12 +213,9 @@ describe('switchboard broadcast', () => {
     expect(second.summary?.accepted).toBe(60);
   });
 
-  it('should reconcile a previous run that died mid-POST: found is accepted, never sent is sent', async () => {
-    rig = await startRig();
-    const list = phones(5);
-    const to = writeCsv(list);
+  /** A journal of a previous run that died mid-POST: one POST never left, one was admitted. */
+  async function diedMidPost(list: readonly string[]): Promise<string> {
     const [died, posted] = [list[0] ?? '', list[1] ?? ''];
-    // The previous run recorded both intents, then died: one POST never left, one was admitted.
     const journal = BroadcastJournal.open(
       join(rig.dir, 'report.csv.journal.jsonl'),
       { template: 'welcome', language: 'en_US', params: [] },
@@ -216,27 +227,84 @@ describe('switchboard broadcast', () => {
     const client = new MessagingClient({ baseUrl: rig.url, apiKey: rig.apiKey, clock: rig.clock });
     const admitted = await client.send(buildSendRequest(posted, template('welcome', 'en_US')));
     if (admitted.status !== 'accepted') throw new Error('setup send failed');
+    return admitted.messageId;
+  }
+
+  it('should reconcile a previous run that died mid-POST: found is accepted, the other unknown', async () => {
+    rig = await startRig();
+    const list = phones(5);
+    const to = writeCsv(list);
+    const messageId = await diedMidPost(list);
     const { exitCode, summary } = await run({ to }).result;
+    expect(exitCode).toBe(0);
+    // The POST that may have left is never sent again by default.
+    expect(sendsPer(list)).toEqual([0, 1, 1, 1, 1]);
+    expect(summary).toMatchObject({ accepted: 4, unknown: 1 });
+    expect(reportLines()[0]).toEqual(['2', list[0], 'unknown', 'not_found_in_history', '']);
+    expect(reportLines()[1]).toEqual(['3', list[1], 'accepted', '', messageId]);
+  });
+
+  it('should send a died-mid-POST contact absent from history once with --resend-after-absence', async () => {
+    rig = await startRig();
+    const list = phones(5);
+    const to = writeCsv(list);
+    const messageId = await diedMidPost(list);
+    const { exitCode, summary } = await run({ to, resendAfterAbsence: true }).result;
     expect(exitCode).toBe(0);
     expect(sendsPer(list)).toEqual([1, 1, 1, 1, 1]);
     expect(summary?.accepted).toBe(5);
-    expect(reportLines()[1]).toEqual(['3', posted, 'accepted', '', admitted.messageId]);
+    expect(reportLines()[1]).toEqual(['3', list[1], 'accepted', '', messageId]);
   });
 
-  it('should find an unknown outcome in the history, and send a proven-absent one once more', async () => {
-    rig = await startRig();
-    const list = phones(4);
-    const to = writeCsv(list);
-    // First POST: admitted, answer lost (found in history, not sent again). After the next
-    // 202 (the second contact's), a 500: the third contact's outcome is unknown and it was
-    // not admitted; absent from history once settled, it is sent again, and accepted.
+  /** First POST admitted with its answer lost; the third contact's POST answers 500. */
+  function loseTwoAnswers(): void {
     rig.sandbox.control.addFault({ route: 'POST /v1/messages', drop: 'after', count: 1 });
-    const { result } = run({ to, concurrency: 1 });
     rig.onAccepted = (n) => {
       if (n === 1)
         rig.sandbox.control.addFault({ route: 'POST /v1/messages', status: 500, count: 1 });
     };
-    const { exitCode, summary } = await result;
+  }
+
+  it('should find an unknown outcome in the history and report an absent one unknown, unsent', async () => {
+    rig = await startRig();
+    const list = phones(4);
+    const to = writeCsv(list);
+    loseTwoAnswers();
+    const { exitCode, summary } = await run({ to, concurrency: 1 }).result;
+    expect(exitCode).toBe(0);
+    expect(sendsPer(list)).toEqual([1, 1, 0, 1]);
+    expect(summary).toMatchObject({ accepted: 3, unknown: 1 });
+    const rows = reportLines();
+    const ids = new Set(rig.sandbox.control.sent().map((x) => x.messageId));
+    expect(rows[0]?.[2]).toBe('accepted');
+    expect(ids.has(rows[0]?.[4] ?? '')).toBe(true);
+    expect(rows[2]).toEqual(['4', list[2], 'unknown', 'not_found_in_history', '']);
+  });
+
+  it('should send exactly once when a stalled POST is admitted after the history read missed it', async () => {
+    // The soak case: the API stalls past the client's deadline, the look-up after the
+    // settle time finds nothing, then the stale POST is admitted after all.
+    rig = await startRig();
+    const list = phones(3);
+    const to = writeCsv(list);
+    rig.sandbox.control.addFault({ route: 'POST /v1/messages', delayMs: 4_000, count: 1 });
+    const first = await run({ to, concurrency: 1 }, undefined, 500).result;
+    expect(first.summary).toMatchObject({ accepted: 2, unknown: 1 });
+    expect(sendsPer(list)).toEqual([0, 1, 1]);
+    await until(() => sendsPer(list)[0] === 1, 20_000);
+    // Run again: the late message is found and reported accepted, never sent twice.
+    const second = await run({ to }).result;
+    expect(sendsPer(list)).toEqual([1, 1, 1]);
+    expect(second.summary).toMatchObject({ accepted: 3, unknown: 0 });
+  });
+
+  it('should send a proven-absent contact once more with --resend-after-absence', async () => {
+    rig = await startRig();
+    const list = phones(4);
+    const to = writeCsv(list);
+    loseTwoAnswers();
+    const { exitCode, summary } = await run({ to, concurrency: 1, resendAfterAbsence: true })
+      .result;
     expect(exitCode).toBe(0);
     expect(sendsPer(list)).toEqual([1, 1, 1, 1]);
     expect(summary).toMatchObject({ accepted: 4, unknown: 0 });
@@ -245,7 +313,7 @@ describe('switchboard broadcast', () => {
     expect(rows.every((r) => r[2] === 'accepted' && ids.has(r[4] ?? ''))).toBe(true);
   });
 
-  it('should send a proven-absent contact again only once, then report it unknown', async () => {
+  it('should send a proven-absent contact again only once with the opt-in, then report it unknown', async () => {
     rig = await startRig();
     const list = phones(3);
     const to = writeCsv(list);
@@ -255,13 +323,14 @@ describe('switchboard broadcast', () => {
       if (n === 2)
         rig.sandbox.control.addFault({ route: 'POST /v1/messages', status: 500, count: 1 });
     };
-    const { exitCode, summary } = await run({ to, concurrency: 1 }).result;
+    const { exitCode, summary } = await run({ to, concurrency: 1, resendAfterAbsence: true })
+      .result;
     expect(exitCode).toBe(0);
     expect(sendsPer(list)).toEqual([0, 1, 1]);
     expect(summary).toMatchObject({ accepted: 2, unknown: 1 });
     expect(reportLines()[0]).toEqual(['2', list[0], 'unknown', 'not_found_in_history', '']);
     // Run again: looked up again, never sent a third time.
-    await run({ to }).result;
+    await run({ to, resendAfterAbsence: true }).result;
     expect(sendsPer(list)).toEqual([0, 1, 1]);
   });
 

@@ -83,6 +83,21 @@ describe('createBot', () => {
     );
   });
 
+  it('should fail at creation for sends options that are not { resendAfterAbsence: boolean }', () => {
+    const client = fakeClient();
+    const yes = 'yes' as unknown as boolean;
+    expect(() =>
+      createBot({ flows: [echoFlow], api: { client }, sends: { resendAfterAbsence: yes } }),
+    ).toThrow('sends.resendAfterAbsence must be true or false (got "yes")');
+    const flag = true as unknown as { resendAfterAbsence: boolean };
+    expect(() => createBot({ flows: [echoFlow], api: { client }, sends: flag })).toThrow(
+      'sends must be an object like { resendAfterAbsence: true } (got true)',
+    );
+    expect(() =>
+      createBot({ flows: [echoFlow], api: { client }, sends: { resendAfterAbsence: false } }),
+    ).not.toThrow();
+  });
+
   it('should handle a duplicate inbound once', async () => {
     const clock = new ManualClock(START);
     const client = fakeClient();

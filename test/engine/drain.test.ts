@@ -80,6 +80,7 @@ function setup(flow = slowFlow) {
     history: new HistoryLine({ store, client, logger: silentLogger, backfillMs: 0 }),
     reconcileAttempts: 3,
     absenceProofMs: 15_000,
+    resendAfterAbsence: false,
     reconcileDelaysMs: [0],
     sendRetries: 0,
     sleep: () => Promise.resolve(),

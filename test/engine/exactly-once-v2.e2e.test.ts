@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContactMemory } from '../../src/engine/contact-memory.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
+import type { SendOptions } from '../../src/engine/types.js';
 import type { Store } from '../../src/store/store.js';
 import { crashSession } from './crash-session.js';
 import type { Fault } from './faulty-store.js';
@@ -54,13 +55,19 @@ const WRITES: readonly (keyof Store)[] = [
   'setValue',
 ];
 
-async function run(fault: Fault | undefined): Promise<{
+async function run(
+  fault: Fault | undefined,
+  sends?: SendOptions,
+): Promise<{
   sent: string[];
   calls: Map<string, number>;
   tripped: boolean;
   memory: unknown;
 }> {
-  const h: Harness = await startHarness({ flows: [main, askName] });
+  const h: Harness = await startHarness({
+    flows: [main, askName],
+    ...(sends === undefined ? {} : { sends }),
+  });
   const { faulty, recover, say } = await crashSession(h, fault);
   try {
     await say('hello');
@@ -84,10 +91,11 @@ describe('engine: exactly once with sub-flows, contact memory and delays', () =>
     expect(memory).toEqual({ seen: 'yes' });
   });
 
-  it('should send every message once and keep the memory, with a failure at any write', async () => {
+  it('should send every message at most once and keep the memory, with a failure at any write', async () => {
     const baseline = await run(undefined);
     const failures: string[] = [];
     let cases = 0;
+    let lost = 0;
     for (const operation of WRITES) {
       const count = baseline.calls.get(operation) ?? 0;
       for (let nth = 1; nth <= count; nth++) {
@@ -95,7 +103,12 @@ describe('engine: exactly once with sub-flows, contact memory and delays', () =>
           const { sent, tripped, memory } = await run({ operation, nth, when });
           cases++;
           if (!tripped) continue;
-          if (JSON.stringify([...sent].sort()) !== JSON.stringify([...EXPECTED].sort()))
+          // A crash right after a send's intent, before its POST (odd putSend calls): the
+          // POST may have left, so it is never sent again (the flow gets send.unknown).
+          const beforePost = operation === 'putSend' && when === 'after' && nth % 2 === 1;
+          const wanted = beforePost ? EXPECTED.filter((_, i) => i !== (nth - 1) / 2) : EXPECTED;
+          if (beforePost) lost++;
+          if (JSON.stringify(sent) !== JSON.stringify(wanted))
             failures.push(`${operation} #${nth} ${when}: ${JSON.stringify(sent)}`);
           if (JSON.stringify(memory) !== JSON.stringify({ seen: 'yes' }))
             failures.push(`${operation} #${nth} ${when}: memory ${JSON.stringify(memory)}`);
@@ -103,6 +116,24 @@ describe('engine: exactly once with sub-flows, contact memory and delays', () =>
       }
     }
     expect(cases).toBeGreaterThan(20);
+    expect(lost).toBeGreaterThan(0);
+    expect(failures).toEqual([]);
+  }, 180_000);
+
+  it('should send every message exactly once at any failed write with sends.resendAfterAbsence', async () => {
+    const sends = { resendAfterAbsence: true };
+    const baseline = await run(undefined, sends);
+    const failures: string[] = [];
+    for (const operation of WRITES) {
+      for (let nth = 1; nth <= (baseline.calls.get(operation) ?? 0); nth++) {
+        for (const when of ['before', 'after'] as const) {
+          const { sent, tripped } = await run({ operation, nth, when }, sends);
+          // A send absent from history after a crash before its POST goes out late.
+          if (tripped && JSON.stringify([...sent].sort()) !== JSON.stringify([...EXPECTED].sort()))
+            failures.push(`${operation} #${nth} ${when}: ${JSON.stringify(sent)}`);
+        }
+      }
+    }
     expect(failures).toEqual([]);
   }, 180_000);
 });

@@ -33,8 +33,55 @@ describe('engine: send outcomes against the sandbox', () => {
     expect(h.sentTo(ADA)).toEqual(['text:echo: slow']);
   });
 
-  it('should send once more only when history proves the message was never admitted', async () => {
+  it('should never send an unknown send again by default: send.unknown after the reads', async () => {
     h = await startHarness({ flows: [echoFlow], handlers: {} });
+    h.sandbox.control.addFault({ route: 'POST /v1/messages', drop: 'before' });
+    await h.say(ADA, 'lost');
+    await h.bot.idle();
+    // Reads at once, 5 s and 35 s later find nothing: the flow is told, nothing is sent.
+    for (const ms of [5_000, 30_000]) {
+      h.clock.advance(ms);
+      expect(await h.bot.runDueTimers()).toBe(1);
+      await h.bot.idle();
+    }
+    const view = await h.bot.inspect(conversationId());
+    expect(view?.vars.last).toBe('send.unknown');
+    h.clock.advance(600_000);
+    expect(await h.bot.runDueTimers()).toBe(0);
+    await h.bot.idle();
+    expect(h.sandbox.control.sent()).toEqual([]);
+    const record = await h.store.getSend(await sendRecordOf(h.store, conversationId(), 1));
+    expect(record).toMatchObject({ state: 'unknown' });
+    expect(record).not.toHaveProperty('resends');
+  });
+
+  it('should send exactly one message when a stalled POST is admitted after every read missed it', async () => {
+    // The soak case: the API stalls, the client's deadline passes, the reads (the old
+    // "proof of absence") miss it, and the stale POST is admitted after all.
+    h = await startHarness({ flows: [echoFlow], handlers: {} }, { apiTimeoutMs: 1_000 });
+    h.sandbox.control.addFault({ route: 'POST /v1/messages', delayMs: 8_000 });
+    await h.say(ADA, 'stalled');
+    await h.bot.idle();
+    for (const ms of [5_000, 30_000]) {
+      h.clock.advance(ms);
+      await h.bot.runDueTimers();
+      await h.bot.idle();
+    }
+    expect((await h.bot.inspect(conversationId()))?.vars.last).toBe('send.unknown');
+    expect(h.sandbox.control.sent()).toEqual([]);
+    await until(() => h.sandbox.control.sent().length > 0, 20_000, 'the stalled send');
+    h.clock.advance(600_000);
+    await h.bot.runDueTimers();
+    await h.bot.idle();
+    expect(h.sentTo(ADA)).toEqual(['text:echo: stalled']);
+  });
+
+  it('should resend at most once with sends.resendAfterAbsence, only past the proof of absence', async () => {
+    h = await startHarness({
+      flows: [echoFlow],
+      handlers: {},
+      sends: { resendAfterAbsence: true },
+    });
     h.sandbox.control.addFault({ route: 'POST /v1/messages', drop: 'before' });
     await h.say(ADA, 'lost');
     await h.bot.idle();
@@ -43,7 +90,7 @@ describe('engine: send outcomes against the sandbox', () => {
     await h.bot.runDueTimers();
     await h.bot.idle();
     expect(h.sandbox.control.sent()).toEqual([]);
-    // 35 s after it started, far past its deadline: absent means never admitted.
+    // 35 s after it started, far past its deadline: absent, so sent once more.
     h.clock.advance(30_000);
     await h.bot.runDueTimers();
     await h.bot.idle();
@@ -53,12 +100,17 @@ describe('engine: send outcomes against the sandbox', () => {
     expect(record).not.toHaveProperty('request');
   });
 
-  it('should tell the flow send.unknown when the outcome cannot be confirmed', async () => {
-    h = await startHarness({ flows: [echoFlow], handlers: {} });
-    h.sandbox.control.addFault({ route: 'POST /v1/messages', drop: 'before', count: 10 });
+  it('should tell the flow send.unknown when the one resend of the opt-in is lost too', async () => {
+    h = await startHarness({
+      flows: [echoFlow],
+      handlers: {},
+      sends: { resendAfterAbsence: true },
+    });
+    // The POST and its resend are lost; a third POST would be admitted.
+    h.sandbox.control.addFault({ route: 'POST /v1/messages', drop: 'before', count: 2 });
     await h.say(ADA, 'lost');
     await h.bot.idle();
-    for (const ms of [5_000, 30_000, 5_000, 30_000, 120_000, 120_000]) {
+    for (const ms of [5_000, 30_000, 5_000, 30_000, 120_000, 120_000, 600_000]) {
       h.clock.advance(ms);
       await h.bot.runDueTimers();
       await h.bot.idle();
@@ -66,6 +118,8 @@ describe('engine: send outcomes against the sandbox', () => {
     const view = await h.bot.inspect(conversationId());
     expect(view?.vars.last).toBe('send.unknown');
     expect(h.sandbox.control.sent()).toEqual([]);
+    const record = await h.store.getSend(await sendRecordOf(h.store, conversationId(), 1));
+    expect(record).toMatchObject({ state: 'unknown', resends: 1 });
   });
 
   it('should report a rejection with its code to the flow', async () => {

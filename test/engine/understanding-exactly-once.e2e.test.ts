@@ -111,6 +111,10 @@ describe('engine: understanding exactly once', () => {
           const where = `${operation} #${nth} ${when}`;
           if (r.modelCalls > 1) failures.push(`${where}: model called ${r.modelCalls} times`);
           const sent = JSON.stringify(r.sent);
+          // A crash right after the answer's intent, before its POST: never sent again (the
+          // POST may have left; the flow gets send.unknown). The model was still asked once.
+          const beforePost = operation === 'putSend' && when === 'after' && nth === 1;
+          if (beforePost && sent === '[]' && r.modelCalls === 1) continue;
           if (sent === JSON.stringify(MODEL_BRANCH)) branches.model++;
           else if (sent === JSON.stringify(FALLBACK_BRANCH)) {
             branches.fallback++;

@@ -104,7 +104,7 @@ function sentMessage(entry: JournalEntryView & { kind: 'send' }, seq: number): P
   const failureCode = failed ? (entry.record?.code ?? entry.code) : undefined;
   return {
     kind: 'outbound',
-    id: entry.record?.messageId ?? entry.messageId ?? entry.sendId,
+    id: entry.record?.messageId ?? entry.messageId ?? entry.sendId ?? `send-${seq}`,
     at: entry.at,
     status: failed ? 'failed' : (entry.status ?? 'sent'),
     ...(failureCode === undefined ? {} : { failureCode }),
