@@ -15,7 +15,7 @@ import type {
   Understander,
   Understanding,
 } from '../types.js';
-import { baseLanguage } from '../text/fold.js';
+import { baseLanguage, fold } from '../text/fold.js';
 import { calibrate } from './confidence.js';
 import { soundsLikeCorrection } from './correction.js';
 import { extractSlots, type SlotContext, type SlotValues } from './extract-slots.js';
@@ -66,6 +66,15 @@ export interface BuiltinUnderstander extends Understander {
  */
 function confidenceOf(score: RawScore): number {
   return Math.round(((score.probability + calibrate(score.similarity)) / 2) * 1000) / 1000;
+}
+
+/** Words a question starts with, folded (English and Spanish). */
+const QUESTION_START =
+  /^(?:what|whats|where|wheres|when|how|which|who|why|do|does|did|is|are|can|could|will|would|have|has|que|donde|cuando|como|cual|cuales|cuanto|cuanta|cuantos|cuantas|quien|hay|tienen|teneis|tienes|puedo|puede|pueden|podeis|hacen|haceis|llevan|lleva)\b/;
+
+/** Whether `text` asks something: a question mark, or a question's first word. */
+function isQuestion(text: string): boolean {
+  return /[?¿]/.test(text) || QUESTION_START.test(fold(text.trim()));
 }
 
 function mergeSpecs(...lists: (readonly SlotSpec[])[]): SlotSpec[] {
@@ -142,7 +151,7 @@ export function createBuiltinUnderstander(
       // Chatter is a class of the classifier like any intent: where it wins, the intents
       // share what probability is left, so none is confident.
       const ranked = scores.filter(
-        (s) => s.id !== HANDOFF_ID && s.id !== CHATTER_ID && s.confidence > 0,
+        (s) => s.id !== HANDOFF_ID && s.id !== CHATTER_ID && s.confidence >= ALTERNATIVE_FLOOR,
       );
       const top = ranked[0];
       const alternatives = ranked
@@ -167,17 +176,29 @@ export function createBuiltinUnderstander(
       Object.assign(slots, corrected);
       const confident = top !== undefined && top.confidence >= threshold;
       const handoff = handoffScore >= threshold && handoffScore > (top?.confidence ?? 0);
-      const knowledge =
-        input.knowledge === true && options.knowledge !== undefined && !confident && !handoff
+      // A question is looked up in knowledge even when an intent is confident: "do you
+      // deliver to Headingley?" shares "deliver" with an order, but the knowledge files
+      // answer it better. The intent is then left out: a flow acts on any intent above its
+      // threshold, alternatives included.
+      const question = isQuestion(input.text);
+      const found =
+        input.knowledge === true &&
+        options.knowledge !== undefined &&
+        !handoff &&
+        (!confident || question)
           ? options.knowledge.answer(
               input.text,
               input.locale,
               options.knowledgeThreshold ?? DEFAULT_KNOWLEDGE_THRESHOLD,
             )
           : undefined;
+      const knowledgeWins =
+        found !== undefined && (!confident || found.confidence >= (top?.confidence ?? 0));
+      const knowledge = knowledgeWins ? found : undefined;
+      const intent = knowledgeWins && confident ? undefined : top;
       const result: Understanding = {
         source: 'builtin',
-        ...(top === undefined ? {} : { intent: top }),
+        ...(intent === undefined ? {} : { intent }),
         ...(alternatives.length === 0 ? {} : { alternatives }),
         ...(Object.keys(slots).length === 0 ? {} : { slots }),
         ...(Object.keys(corrected).length === 0 ? {} : { correction: true }),

@@ -216,6 +216,34 @@ describe('createBuiltinUnderstander', () => {
     expect(hours.knowledge).toBeUndefined();
   });
 
+  it('should answer a question from knowledge rather than an intent sharing a word with it', async () => {
+    const knowledge = loadKnowledge([
+      {
+        path: 'faq.md',
+        content: '# Delivery\n## Areas\nWe deliver to Headingley, Hyde Park and Meanwood.',
+      },
+    ]);
+    const k = createBuiltinUnderstander({ knowledge });
+    const order: IntentSpec = {
+      id: 'order',
+      examples: {
+        en: ['deliver a pizza to my house', 'I want a pizza delivered', 'send two pizzas to Leeds'],
+      },
+      slots: [{ name: 'address', kind: 'text' }],
+    };
+    const asked = await k.understand(
+      input('do you deliver to Headingley?', { intents: [order], knowledge: true }),
+    );
+    expect(asked.knowledge?.sources).toEqual([{ file: 'faq.md', heading: 'Delivery > Areas' }]);
+    expect(asked.intent).toBeUndefined();
+    expect(asked.alternatives ?? []).not.toContainEqual(expect.objectContaining({ id: 'order' }));
+    const told = await k.understand(
+      input('deliver a pizza to Headingley', { intents: [order], knowledge: true }),
+    );
+    expect(told.intent?.id).toBe('order');
+    expect(told.knowledge).toBeUndefined();
+  });
+
   it('should reuse the index when the same intents come in a new array', async () => {
     const fresh = createBuiltinUnderstander();
     await fresh.understand(input('where is my order'));
