@@ -22,7 +22,7 @@ import { extractSlots, type SlotContext, type SlotValues } from './extract-slots
 import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { IndexCache } from './index-cache.js';
-import type { RawScore } from './intent-index.js';
+import type { IntentIndex, RawScore } from './intent-index.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
@@ -75,6 +75,34 @@ const QUESTION_START =
 /** Whether `text` asks something: a question mark, or a question's first word. */
 function isQuestion(text: string): boolean {
   return /[?¿]/.test(text) || QUESTION_START.test(fold(text.trim()));
+}
+
+const personIntents = new WeakMap<IntentIndex, string | null>();
+
+/**
+ * The bot's intent for asking for a person, if it has one: the first intent most of whose
+ * examples the built-in handoff phrases match ("talk to a human", "hablar con alguien").
+ */
+function personIntentOf(index: IntentIndex, intents: readonly IntentSpec[]): string | undefined {
+  const known = personIntents.get(index);
+  if (known !== undefined) return known ?? undefined;
+  let found: string | null = null;
+  for (const intent of intents) {
+    const examples = Object.entries(intent.examples).flatMap(([locale, phrases]) =>
+      phrases.map((text) => ({ text, locale })),
+    );
+    const asking = examples.filter(
+      (e) =>
+        (index.score(e.text, e.locale).find((s) => s.id === HANDOFF_ID)?.similarity ?? 0) >=
+        HANDOFF_MIN_SIMILARITY,
+    ).length;
+    if (examples.length > 0 && asking * 2 >= examples.length) {
+      found = intent.id;
+      break;
+    }
+  }
+  personIntents.set(index, found);
+  return found ?? undefined;
 }
 
 function mergeSpecs(...lists: (readonly SlotSpec[])[]): SlotSpec[] {
@@ -135,9 +163,11 @@ export function createBuiltinUnderstander(
     },
     understand(input) {
       const started = performance.now();
-      const raw = cache
-        .get(input.intents)
-        .score(input.text, input.locale, { now: input.now, timezone: input.timezone });
+      const index = cache.get(input.intents);
+      const raw = index.score(input.text, input.locale, {
+        now: input.now,
+        timezone: input.timezone,
+      });
       const scores = raw
         .map((s): ScoredIntent => ({ id: s.id, confidence: confidenceOf(s) }))
         .sort((a, b) => b.confidence - a.confidence);
@@ -153,6 +183,14 @@ export function createBuiltinUnderstander(
       const ranked = scores.filter(
         (s) => s.id !== HANDOFF_ID && s.id !== CHATTER_ID && s.confidence >= ALTERNATIVE_FLOOR,
       );
+      const handoffWins = handoffScore >= threshold && handoffScore > (ranked[0]?.confidence ?? 0);
+      // The bot's own way to ask for a person ("human", "agent") is answered as that
+      // intent, not as the built-in handoff: the bot's intent wins.
+      const person = handoffWins ? personIntentOf(index, input.intents) : undefined;
+      if (person !== undefined) {
+        const rest = ranked.filter((s) => s.id !== person);
+        ranked.splice(0, ranked.length, { id: person, confidence: handoffScore }, ...rest);
+      }
       const top = ranked[0];
       const alternatives = ranked
         .slice(1, 1 + MAX_ALTERNATIVES)
@@ -175,7 +213,7 @@ export function createBuiltinUnderstander(
       const corrected = corrections(input, ctx);
       Object.assign(slots, corrected);
       const confident = top !== undefined && top.confidence >= threshold;
-      const handoff = handoffScore >= threshold && handoffScore > (top?.confidence ?? 0);
+      const handoff = handoffWins && person === undefined;
       // A question is looked up in knowledge even when an intent is confident: "do you
       // deliver to Headingley?" shares "deliver" with an order, but the knowledge files
       // answer it better. The intent is then left out: a flow acts on any intent above its

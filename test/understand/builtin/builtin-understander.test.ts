@@ -244,6 +244,37 @@ describe('createBuiltinUnderstander', () => {
     expect(told.knowledge).toBeUndefined();
   });
 
+  it("should answer a request for a person as the bot's own person intent", async () => {
+    const human: IntentSpec = {
+      id: 'human',
+      examples: { en: ['talk to a person', 'I want a human'], es: ['hablar con alguien'] },
+    };
+    const r = await u.understand(
+      input('let me talk to a real person', { intents: [...intents, human] }),
+    );
+    expect(r.intent?.id).toBe('human');
+    expect(r.intent?.confidence).toBeGreaterThanOrEqual(DEFAULT_UNDERSTAND_THRESHOLD);
+    expect(r.handoff).toBeUndefined();
+    // Without such an intent it is the built-in handoff.
+    expect((await u.understand(input('let me talk to a real person'))).handoff).toBe(true);
+  });
+
+  it('should read a place after in, near and en, up to since/desde', async () => {
+    const area: IntentSpec = {
+      id: 'signal',
+      examples: { en: ['no signal at home'], es: ['no tengo cobertura'] },
+      slots: [{ name: 'area', kind: 'text' }],
+    };
+    const en = await u.understand(
+      input('no signal in Brixton since yesterday', { intents: [area] }),
+    );
+    expect(en.slots?.['area']?.value).toBe('Brixton');
+    const es = await u.understand(
+      input('no tengo cobertura en Vallecas desde ayer', { intents: [area], locale: 'es' }),
+    );
+    expect(es.slots?.['area']?.value).toBe('Vallecas');
+  });
+
   it('should reuse the index when the same intents come in a new array', async () => {
     const fresh = createBuiltinUnderstander();
     await fresh.understand(input('where is my order'));

@@ -3,7 +3,8 @@
  * intent accuracy, slot accuracy or out-of-scope confidence fails here. pizza and courier
  * are the development set the understander was tuned on; salon, card and restaurant
  * (heldout/) were written from the docs alone by someone who had not read the
- * understander, as the issue's check does. The floors are the figures measured when the
+ * understander, as the issue's check does; telecom and gym (heldout2/) were written the
+ * same way after the tuning (two general fixes followed their misses). The floors are the figures measured when the
  * sets were last tuned on, rounded down a little.
  */
 import { readFileSync } from 'node:fs';
@@ -32,12 +33,12 @@ const dev = (domain: string) => ({
 });
 
 /** A held-out domain: a flow file as a bot author writes it; labels relative to 2026-11-28. */
-const heldout = async (domain: string) => {
-  const loaded = await loadBot(new URL(`heldout/${domain}/${domain}.yaml`, dir).pathname);
+const heldout = async (domain: string, folder = 'heldout') => {
+  const loaded = await loadBot(new URL(`${folder}/${domain}/${domain}.yaml`, dir).pathname);
   if (loaded.status === 'error') throw new Error(loaded.message);
   return {
     intents: intentsOf(loaded.bot.flows),
-    rows: parseLabelledCsv(read(`heldout/${domain}/labelled.csv`)),
+    rows: parseLabelledCsv(read(`${folder}/${domain}/labelled.csv`)),
     now: Date.parse('2026-11-28T12:00:00Z'),
   };
 };
@@ -47,16 +48,22 @@ describe('builtin understander on the labelled sets', () => {
     // domain, intent accuracy, slot accuracy, confident-wrong on out-of-scope (max)
     ['pizza', 0.86, 0.95, 0.05],
     ['courier', 0.88, 0.85, 0.05],
-    ['salon', 0.82, 0.88, 0.13],
+    ['salon', 0.83, 0.88, 0.13],
     ['card', 0.85, 0.9, 0.05],
     ['restaurant', 0.84, 0.88, 0.05],
+    // heldout2/: written later; measured before two general fixes their misses suggested.
+    ['telecom', 0.9, 0.8, 0.05],
+    ['gym', 0.9, 0.92, 0.13],
   ] as const)('should keep %s at its measured figures', async (domain, intents, slots, wrong) => {
-    const set = domain === 'pizza' || domain === 'courier' ? dev(domain) : await heldout(domain);
+    const set =
+      domain === 'pizza' || domain === 'courier'
+        ? dev(domain)
+        : await heldout(domain, domain === 'telecom' || domain === 'gym' ? 'heldout2' : 'heldout');
     const report = await evaluate(createBuiltinUnderstander(), set.intents, set.rows, {
       threshold: DEFAULT_UNDERSTAND_THRESHOLD,
       now: set.now,
     });
-    expect(report.rows).toBeGreaterThan(120);
+    expect(report.rows).toBeGreaterThan(110);
     expect(report.intentAccuracy, formatEvalReport(report)).toBeGreaterThanOrEqual(intents);
     expect(report.slotAccuracy, formatEvalReport(report)).toBeGreaterThanOrEqual(slots);
     expect(report.confidentWrongOnOutOfScope, formatEvalReport(report)).toBeLessThanOrEqual(wrong);

@@ -11,14 +11,15 @@ import { fold } from '../../text/fold.js';
 import type { Claims, Span } from './span.js';
 
 const CUES: Record<string, RegExp> = {
-  en: /(?:(?:^|[\s,])(?:to|at|for|is|into)|:)(?=\s)/g,
-  es: /(?:(?:^|[\s,])(?:a|en|para|hacia|es)|:)(?=\s)/g,
+  en: /(?:(?:^|[\s,])(?:to|at|for|is|into|in|near|around)|:)(?=\s)/g,
+  es: /(?:(?:^|[\s,])(?:a|en|para|hacia|es|cerca de)|:)(?=\s)/g,
 };
-const ANY_CUE = /(?:(?:^|[\s,])(?:to|at|for|is|into|a|en|para|hacia|es)|:)(?=\s)/g;
+const ANY_CUE =
+  /(?:(?:^|[\s,])(?:to|at|for|is|into|in|near|around|a|en|para|hacia|es|cerca de)|:)(?=\s)/g;
 const ARTICLE = /^(?:the|my|la|el|mi)\s+/i;
 const STOP =
-  /[.!?;]|\s(?:instead|please|pls|thanks|asap|por favor|gracias|mejor|en vez|en lugar)\b/;
-const TRAILING = /[\s,]+(?:on|at|for|by|the|and|el|la|a|para|y|en)?\s*$/i;
+  /[.!?;]|\s(?:instead|please|pls|thanks|asap|since|por favor|gracias|mejor|en vez|en lugar|desde)\b/;
+const TRAILING = /[\s,]+(?:on|at|for|by|the|and|since|from|el|la|a|para|y|en|desde)?\s*$/i;
 const STREET =
   /^(?:street|st|road|rd|avenue|ave|av|avda|avenida|lane|ln|drive|dr|way|close|court|ct|place|pl|square|sq|crescent|terrace|grove|gardens|hill|park|calle|c|plaza|paseo|camino|carrera|carretera|ronda|rua|travesia)\b/i;
 
@@ -36,8 +37,8 @@ function looksLikePlace(value: string): boolean {
 
 /**
  * Candidate free-text values in `text`, in order, none touching a claimed span; the cues
- * are the contact's language's (English `to`, `at`, `for`, `is`, `into`; Spanish `a`,
- * `en`, `para`, `hacia`, `es`; `:` in both), all of them for another language.
+ * are the contact's language's (English `to`, `at`, `for`, `is`, `into`, `in`, `near`,
+ * `around`; Spanish `a`, `en`, `para`, `hacia`, `es`, `cerca de`; `:` in both), all of them for another language.
  */
 export function findPlaces(
   text: string,
