@@ -71,6 +71,12 @@ export function sendRecordId(conversationId: string, epoch: number, seq: number)
 }
 
 /**
+ * The `code` of an unknown send whose writer died before the POST's answer (found
+ * `pending` after a restart), as opposed to an uncertain answer seen by a live process.
+ */
+export const WRITER_DIED = 'writer_died';
+
+/**
  * Sends one message: builds and validates the request with the message builders, writes
  * a `pending` record before the POST, and maps the client's result. A 429/503 rejection
  * (nothing was admitted) is retried after its hint; an unknown outcome never is.
@@ -82,7 +88,14 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
     // A record written before a crash: pending means the POST may have gone out.
     if (existing.state === 'pending' || existing.state === 'unknown') {
       const unknownSince = existing.unknownSince ?? deps.clock.now();
-      const record = { ...existing, state: 'unknown' as const, unknownSince };
+      // Still pending: its writer died before the POST's answer (see send-followup.ts).
+      const code = existing.state === 'pending' ? WRITER_DIED : existing.code;
+      const record = {
+        ...existing,
+        state: 'unknown' as const,
+        unknownSince,
+        ...(code === undefined ? {} : { code }),
+      };
       await deps.store.putSend(record);
       return { status: 'unknown', record };
     }

@@ -1,7 +1,7 @@
 import type { FlowEvent } from '../flows/contract.js';
 import { RECONCILE_TIMER_PREFIX, type EngineDeps } from './engine-deps.js';
 import { reconcileSend } from './reconcile.js';
-import { sendRecordId } from './send-adapter.js';
+import { sendRecordId, WRITER_DIED } from './send-adapter.js';
 import { z } from 'zod';
 import type { SendRequest } from '../messages/index.js';
 import type { SendRecord } from '../store/store.js';
@@ -56,7 +56,7 @@ export async function followStatus(
   };
 }
 
-/** Sends given again after a proof of absence, at most (only with `resendAfterAbsence`). */
+/** Sends given again after a proof of absence, at most. */
 export const MAX_RESENDS = 1;
 
 /**
@@ -65,9 +65,12 @@ export const MAX_RESENDS = 1;
  * Out of attempts without finding it → `send.unknown` for the flow; the framework never
  * sends it again (spec 4.5.6: an uncertain POST is not replayed automatically — a
  * stalled POST can still be admitted after any read that missed it).
- * Only with `sends.resendAfterAbsence` (opt-in: availability over the duplicate risk), a
- * send absent from history when read at least `absenceProofMs` after its outcome became
- * unknown is sent once more.
+ * One exception by default: a send whose writer died between its intent and the POST's
+ * answer ({@link WRITER_DIED}: a kill -9, a crash) is sent once more when absent from
+ * history at least `absenceProofMs` after the restart found it — no live client holds that
+ * request any more, and without it the message would never be answered. With
+ * `sends.resendAfterAbsence` (opt-in: availability over the duplicate risk) every unknown
+ * send is treated so, also an uncertain timeout seen by a live process.
  */
 export async function followUnknownSend(
   deps: EngineDeps,
@@ -93,7 +96,7 @@ export async function followUnknownSend(
   }
   const resends = record.resends ?? 0;
   if (
-    deps.resendAfterAbsence &&
+    (deps.resendAfterAbsence || record.code === WRITER_DIED) &&
     result.status === 'not_found' &&
     record.request !== undefined &&
     resends < MAX_RESENDS &&

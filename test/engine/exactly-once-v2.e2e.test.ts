@@ -91,11 +91,11 @@ describe('engine: exactly once with sub-flows, contact memory and delays', () =>
     expect(memory).toEqual({ seen: 'yes' });
   });
 
-  it('should send every message at most once and keep the memory, with a failure at any write', async () => {
+  it('should send every message exactly once and keep the memory, with a failure at any write', async () => {
     const baseline = await run(undefined);
     const failures: string[] = [];
     let cases = 0;
-    let lost = 0;
+    let late = 0;
     for (const operation of WRITES) {
       const count = baseline.calls.get(operation) ?? 0;
       for (let nth = 1; nth <= count; nth++) {
@@ -104,19 +104,21 @@ describe('engine: exactly once with sub-flows, contact memory and delays', () =>
           cases++;
           if (!tripped) continue;
           // A crash right after a send's intent, before its POST (odd putSend calls): the
-          // POST may have left, so it is never sent again (the flow gets send.unknown).
+          // writer died, so the restart sends it once when history lacks it (writer_died),
+          // possibly after later messages.
           const beforePost = operation === 'putSend' && when === 'after' && nth % 2 === 1;
-          const wanted = beforePost ? EXPECTED.filter((_, i) => i !== (nth - 1) / 2) : EXPECTED;
-          if (beforePost) lost++;
-          if (JSON.stringify(sent) !== JSON.stringify(wanted))
-            failures.push(`${operation} #${nth} ${when}: ${JSON.stringify(sent)}`);
+          if (beforePost) late++;
+          const same = beforePost
+            ? JSON.stringify([...sent].sort()) === JSON.stringify([...EXPECTED].sort())
+            : JSON.stringify(sent) === JSON.stringify(EXPECTED);
+          if (!same) failures.push(`${operation} #${nth} ${when}: ${JSON.stringify(sent)}`);
           if (JSON.stringify(memory) !== JSON.stringify({ seen: 'yes' }))
             failures.push(`${operation} #${nth} ${when}: memory ${JSON.stringify(memory)}`);
         }
       }
     }
     expect(cases).toBeGreaterThan(20);
-    expect(lost).toBeGreaterThan(0);
+    expect(late).toBeGreaterThan(0);
     expect(failures).toEqual([]);
   }, 180_000);
 
