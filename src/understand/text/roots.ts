@@ -23,7 +23,8 @@ export function stem(word: string): string {
 /** Languages with a Snowball stemmer here. */
 export const ROOT_LANGUAGES: readonly string[] = Object.keys(STEMMERS);
 
-const memo = new Map<string, string>();
+/** Per language: word → root, for the words seen lately. */
+const memo = new Map<string, Map<string, string>>();
 const MEMO_LIMIT = 50_000;
 
 /**
@@ -35,11 +36,15 @@ const MEMO_LIMIT = 50_000;
 export function rootOf(word: string, language: string): string {
   const stemmer = STEMMERS[language];
   if (stemmer === undefined || word.length < 3) return stem(word);
-  const key = `${language}:${word}`;
-  const hit = memo.get(key);
+  let roots = memo.get(language);
+  if (roots === undefined) {
+    roots = new Map();
+    memo.set(language, roots);
+  }
+  const hit = roots.get(word);
   if (hit !== undefined) return hit;
   const root = stemmer(word);
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(key, root);
+  if (roots.size >= MEMO_LIMIT) roots.clear();
+  roots.set(word, root);
   return root;
 }

@@ -18,17 +18,25 @@ export interface ChoiceMatch extends Span {
   readonly edits: number;
 }
 
-/** Whether two folded words have one root in English or Spanish ("dries"/"dry", "cortarme"/"cortar"). */
-function sameRoot(a: string, b: string): boolean {
-  for (const language of ['en', 'es']) {
-    const root = rootOf(a, language);
-    if (root.length >= 3 && root === rootOf(b, language)) return true;
-  }
-  return false;
+/** A word's roots in English and Spanish (empty when shorter than 3 letters: never compared). */
+interface Roots {
+  readonly en: string;
+  readonly es: string;
 }
 
-/** Edits between two words (stemmed `sa`/`sb`, folded `a`/`b`), when within a typo's reach. */
-function wordEdits(sa: string, sb: string, a: string, b: string): number | undefined {
+function rootsOf(word: string): Roots {
+  const en = rootOf(word, 'en');
+  const es = rootOf(word, 'es');
+  return { en: en.length >= 3 ? en : '', es: es.length >= 3 ? es : '' };
+}
+
+/** Whether two words have one root in English or Spanish ("dries"/"dry", "cortarme"/"cortar"). */
+function sameRoot(a: Roots, b: Roots): boolean {
+  return (a.en !== '' && a.en === b.en) || (a.es !== '' && a.es === b.es);
+}
+
+/** Edits between two words (stemmed `sa`/`sb`, roots `a`/`b`), when within a typo's reach. */
+function wordEdits(sa: string, sb: string, a: Roots, b: Roots): number | undefined {
   if (sa === sb || sameRoot(a, b)) return 0;
   const shortest = Math.min(sa.length, sb.length);
   if (shortest < 4) return undefined;
@@ -42,8 +50,8 @@ interface Phrase {
   readonly value: string;
   /** Stemmed words. */
   readonly words: readonly string[];
-  /** Folded words. */
-  readonly folded: readonly string[];
+  /** The words' roots. */
+  readonly roots: readonly Roots[];
 }
 
 const cache = new WeakMap<readonly SlotChoice[], Phrase[]>();
@@ -55,13 +63,29 @@ function phrases(choices: readonly SlotChoice[]): Phrase[] {
   for (const c of choices) {
     for (const p of [c.value, ...(c.synonyms ?? [])]) {
       const folded = tokenize(fold(p)).map((t) => t.word);
-      if (folded.length > 0) out.push({ value: c.value, words: folded.map(stem), folded });
+      if (folded.length > 0)
+        out.push({ value: c.value, words: folded.map(stem), roots: folded.map(rootsOf) });
     }
   }
   // Longer phrases first: "four cheese" before a "cheese" synonym elsewhere.
   out.sort((a, b) => b.words.length - a.words.length);
   cache.set(choices, out);
   return out;
+}
+
+/** The last text's word forms: every `oneOf` slot of every intent reads the same message. */
+let lastForms:
+  { folded: string; tokens: readonly Token[]; stems: string[]; roots: Roots[] } | undefined;
+
+function formsOf(folded: string, tokens: readonly Token[]): { stems: string[]; roots: Roots[] } {
+  if (lastForms?.folded === folded && lastForms.tokens.length === tokens.length) return lastForms;
+  lastForms = {
+    folded,
+    tokens,
+    stems: tokens.map((t) => stem(t.word)),
+    roots: tokens.map((t) => rootsOf(t.word)),
+  };
+  return lastForms;
 }
 
 /**
@@ -75,7 +99,7 @@ export function findChoices(
   choices: readonly SlotChoice[],
   tokens: readonly Token[] = tokenize(folded),
 ): ChoiceMatch[] {
-  const stems = tokens.map((t) => stem(t.word));
+  const { stems, roots } = formsOf(folded, tokens);
   const used = new Array<boolean>(tokens.length).fill(false);
   const out: ChoiceMatch[] = [];
   for (const phrase of phrases(choices)) {
@@ -88,8 +112,8 @@ export function findChoices(
           : wordEdits(
               stems[i + k] as string,
               phrase.words[k] as string,
-              (tokens[i + k] as Token).word,
-              phrase.folded[k] as string,
+              roots[i + k] as Roots,
+              phrase.roots[k] as Roots,
             );
         if (e === undefined) ok = false;
         else edits += e;
