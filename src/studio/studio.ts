@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../core/listen.js';
 import express from 'express';
 import { DevClock } from '../cli/dev-clock.js';
 import { silentLogger, type Logger } from '../log/logger.js';
@@ -146,15 +145,10 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   app.use('/api', studioApi({ runtime, customers, live, botState: () => state, reload }));
   app.use(studioAssets());
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<Server>((done, fail) => {
-    const s = app.listen(options.port ?? 0, host, (e?: Error) =>
-      e === undefined ? done(s) : fail(e),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
+  const { server, url } = await listenOn(app, options.port ?? 0, host);
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+    url,
     runtime,
     customers,
     botState: () => state,

@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../../core/listen.js';
 import express from 'express';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
@@ -111,14 +110,9 @@ export async function startAttachedStudio(options: AttachedStudioOptions): Promi
   );
   app.use(studioAssets());
   const { host } = options.access;
-  const server = await new Promise<Server>((done, fail) => {
-    const s = app.listen(options.port ?? 0, host, (e?: Error) =>
-      e === undefined ? done(s) : fail(e),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
+  const { server, url } = await listenOn(app, options.port ?? 0, host);
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+    url,
     poll: () => (polling = polling.then(poll)),
     async close() {
       clearInterval(timer);
