@@ -213,6 +213,7 @@ export type {
   UnderstandingSource,
   Understanding,
   Understander,
+  UnderstanderLogger,
   BuiltinUnderstander,
   BuiltinUnderstanderOptions,
   LlmUnderstanderOptions,

@@ -72,6 +72,12 @@ export function createBot(options: BotOptions): Bot {
   let entry = checked.entry;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
+  // The default understander is built before the bot's logger exists: its model's
+  // fallbacks are logged here (a model going down would otherwise be silent).
+  if (options.logger !== undefined) {
+    options.understanding?.understander.useLogger?.(options.logger);
+    options.understanding?.fallback?.useLogger?.(options.logger);
+  }
   // Every store is guarded: an outage is one typed error, logged once (guarded-store.ts).
   const store = guardStore(options.store ?? new MemoryStore({ clock }), { logger, clock });
   const client: EngineClient =

@@ -160,4 +160,14 @@ export interface Understander {
   understand(input: UnderstandInput, signal?: AbortSignal): Promise<Understanding>;
   /** Re-indexes knowledge after a hot reload (optional). */
   close?(): Promise<void>;
+  /**
+   * Optional: receives the bot's logger when the bot is created (an understander built
+   * before the bot, like the default one, has none of its own yet).
+   */
+  useLogger?(logger: UnderstanderLogger): void;
+}
+
+/** What an understander may log to: warnings only (a model slow, down or nonsensical). */
+export interface UnderstanderLogger {
+  warn(message: string, meta?: Record<string, unknown>): void;
 }

@@ -62,6 +62,11 @@ export interface LlmUnderstander extends Understander {
   readonly callsPerMinute: number;
   /** Takes its calls from `budget` from now on (a RedisLlmBudget every worker shares). */
   useBudget(budget: LlmBudget): void;
+  /**
+   * Logs its fallbacks (model slow, down, nonsensical) to `logger` from now on, unless it
+   * was made with a logger of its own: how a bot's logger reaches the default understander.
+   */
+  useLogger(logger: LlmLogger): void;
 }
 
 /** True for an understander made by {@link createLlmUnderstander}. */
@@ -85,14 +90,18 @@ export function createLlmUnderstander(options: LlmUnderstanderOptions): LlmUnder
   let budget = options.budget ?? new MemoryLlmBudget(callsPerMinute);
   const redact = options.redact ?? true;
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
+  let logger = options.logger;
   const warn = (message: string, meta: Record<string, unknown>): void =>
-    options.logger?.warn(redactString(message, secrets), meta);
+    logger?.warn(redactString(message, secrets), meta);
 
   return {
     name: 'llm',
     callsPerMinute,
     useBudget(shared: LlmBudget): void {
       budget = shared;
+    },
+    useLogger(given: LlmLogger): void {
+      if (options.logger === undefined) logger = given;
     },
     async understand(input: UnderstandInput, signal?: AbortSignal): Promise<Understanding> {
       const started = performance.now();

@@ -72,7 +72,7 @@ describe('llm understander in a running bot, against a fake model', () => {
   afterAll(async () => model.close());
 
   /** "two pizzas please" from Ada, the model scripted with `reply`, the store failing at `fault`. */
-  async function run(reply: FakeReply, fault?: Fault) {
+  async function run(reply: FakeReply, fault?: Fault, ownLogger = true) {
     model.script(reply);
     model.calls.length = 0;
     const { logger, lines } = capture();
@@ -83,7 +83,7 @@ describe('llm understander in a running bot, against a fake model', () => {
       apiKey: KEY,
       timeoutMs: TIMEOUT_MS,
       fallback: builtin,
-      logger,
+      ...(ownLogger ? { logger } : {}),
     });
     const h = await startHarness({
       flows: [flow],
@@ -150,6 +150,14 @@ describe('llm understander in a running bot, against a fake model', () => {
       expect(r.lines.join('\n')).not.toContain(KEY);
     },
   );
+
+  it("should log the model's fallback through the bot's logger when the understander has none (the default understander's case)", async () => {
+    const r = await run({ status: 500 }, undefined, false);
+    expect(r.sent).toEqual(['text:Ordering 2.']);
+    const line = r.lines.find((l) => l.includes('fell back'));
+    expect(line).toContain('"reason":"error"');
+    expect(r.lines.join('\n')).not.toContain(KEY);
+  });
 
   it('should not call the model again for a message whose call was in flight at a crash', async () => {
     // The process "dies" right after "call started" is written: the retry never calls.
