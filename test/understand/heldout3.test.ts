@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  createBuiltinUnderstander,
+  DEFAULT_UNDERSTAND_THRESHOLD,
+  evaluate,
+  HANDOFF_LABEL,
+  loadFlowFile,
+  OUT_OF_SCOPE,
+  parseLabelledCsv,
+} from 'switchboard';
+import type { EvalReport, IntentSpec, SlotSpec } from 'switchboard';
+
+// Third held-out sets (issue #30's check): a dental clinic and a car rental, each a flow
+// file written from the docs alone and ~160 labelled messages, committed before the first
+// run. The floors sit a few points under the first run's figures (NOTES.md), so a change of
+// the builtin understander that makes these unseen domains worse fails here.
+const DIR = 'test/fixtures/understand/heldout3';
+// The day the rows were labelled: absolute dates without a year mean the nearest such day.
+const NOW = Date.parse('2026-11-28T12:00:00Z');
+
+type FlowSlot =
+  | string
+  | {
+      kind: string;
+      values?: (string | { value: string; synonyms?: string[] })[];
+      description?: string;
+    };
+
+/** A flow file's `intents:` as the IntentSpec list `evaluate` takes (what `switchboard eval` reads). */
+async function intentsOf(file: string): Promise<IntentSpec[]> {
+  const loaded = await loadFlowFile(file);
+  if (loaded.status === 'error')
+    throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
+  return Object.entries(loaded.flow.intents ?? {}).map(([id, intent]) => ({
+    id,
+    examples: intent.examples,
+    ...(intent.description === undefined ? {} : { description: intent.description }),
+    slots: Object.entries((intent.slots ?? {}) as Record<string, FlowSlot>).map(
+      ([name, slot]): SlotSpec => {
+        if (typeof slot === 'string') return { name, kind: slot as SlotSpec['kind'] };
+        return {
+          name,
+          kind: slot.kind as SlotSpec['kind'],
+          ...(slot.description === undefined ? {} : { description: slot.description }),
+          ...(slot.values === undefined
+            ? {}
+            : { choices: slot.values.map((v) => (typeof v === 'string' ? { value: v } : v)) }),
+        };
+      },
+    ),
+  }));
+}
+
+interface Floors {
+  rows: number;
+  intents: number;
+  slots: number;
+  en: number;
+  es: number;
+  /** Highest share of out-of-scope rows an intent may take confidently. */
+  oosConfidentWrong: number;
+}
+
+const SETS: Record<string, Floors> = {
+  // first run: 82.9% intents (en 83.5, es 81.8), 98.4% slots, 4 of 24 out-of-scope taken
+  dental: { rows: 164, intents: 0.8, slots: 0.95, en: 0.8, es: 0.77, oosConfidentWrong: 0.21 },
+  // first run: 77.2% intents (en 77.6, es 76.4), 81.1% slots, 2 of 22 out-of-scope taken
+  rental: { rows: 162, intents: 0.74, slots: 0.78, en: 0.74, es: 0.72, oosConfidentWrong: 0.14 },
+};
+
+describe('builtin understander on the third held-out sets', () => {
+  for (const [domain, floors] of Object.entries(SETS)) {
+    it(`should keep the ${domain} set at or above its first-run floors`, async () => {
+      const intents = await intentsOf(`${DIR}/${domain}/${domain}.yaml`);
+      const rows = parseLabelledCsv(readFileSync(`${DIR}/${domain}/labelled.csv`, 'utf8'));
+      expect(rows).toHaveLength(floors.rows);
+      // Every label names an intent of the flow, so a renamed intent cannot pass silently.
+      const labels = new Set([...intents.map((i) => i.id), HANDOFF_LABEL, OUT_OF_SCOPE]);
+      expect(rows.filter((r) => !labels.has(r.intent ?? OUT_OF_SCOPE))).toEqual([]);
+
+      const report: EvalReport = await evaluate(createBuiltinUnderstander(), intents, rows, {
+        threshold: DEFAULT_UNDERSTAND_THRESHOLD,
+        now: NOW,
+      });
+      expect(report.intentAccuracy).toBeGreaterThanOrEqual(floors.intents);
+      expect(report.slotAccuracy).toBeGreaterThanOrEqual(floors.slots);
+      expect(report.byLanguage['en']?.intentAccuracy).toBeGreaterThanOrEqual(floors.en);
+      expect(report.byLanguage['es']?.intentAccuracy).toBeGreaterThanOrEqual(floors.es);
+      expect(report.outOfScopeRows).toBeGreaterThanOrEqual(20);
+      expect(report.confidentWrongOnOutOfScope).toBeLessThanOrEqual(floors.oosConfidentWrong);
+    });
+  }
+});
