@@ -78,7 +78,7 @@ function report(name: string, count: FailoverCount): void {
  * Opt-in (`npm run test:failover`, SWITCHBOARD_FAILOVER_TESTS=1): on the shared, loaded
  * 2-core machine the two controlled failovers took 70-215 s together and the kill -9 case
  * 100-150 s (conversations wait for each answer; its failover step, with the restart after
- * the promotion and a full resync, 40-52 s at load average ~20), too long and too
+ * the promotion and a full resync, 22-52 s at load average ~20), too long and too
  * load-dependent for `npm test` (CI under 15 minutes). Every case runs with the durability mode on: exactly-once depends on it for
  * a SENTINEL FAILOVER, which is not coordinated (the old primary acknowledges writes the
  * failover then drops: 6-7 of 72 answers doubled without WAIT, measured; see
