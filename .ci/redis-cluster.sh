@@ -11,7 +11,8 @@
 #   REDIS_CLUSTER_URL=redis+cluster://127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002
 # Sentinel: primary 7100, replica 7101, sentinels 27100-27102, master group "mymaster"
 #   REDIS_SENTINEL_URL=redis+sentinel://127.0.0.1:27100,127.0.0.1:27101,127.0.0.1:27102/mymaster
-# Data lives nowhere (--save "" --appendonly no); configs in $REDIS_HA_DIR (default
+# Data lives nowhere (--save "" --appendonly no, and each node's replication snapshot file is
+# removed before it starts: a restarted node comes back empty); configs in $REDIS_HA_DIR (default
 # /tmp/switchboard-redis-ha<offset>).
 # REDIS_HA_OFFSET=10 shifts every port by 10 (7010-7015, 7110-7111, 27110-27112): a second,
 # private set for the tests that kill or fail over nodes (test/scale/redis-failover.test.ts),
@@ -44,9 +45,15 @@ start_cluster() {
   mkdir -p "$DIR/cluster"
   for p in "${CLUSTER_PORTS[@]}"; do
     ping "$p" && continue
+    # A replica writes the snapshot it receives to its RDB file even with --save "": each
+    # node has its own, removed before it starts, so a restarted node comes back empty.
+    # (One shared dump.rdb once brought a killed primary back with another node's data of
+    # a minute before, and its replica resynchronised from it: a shard went back in time.)
+    rm -f "$DIR/cluster/dump-$p.rdb"
     redis-server --port "$p" --bind 127.0.0.1 --cluster-enabled yes \
       --cluster-config-file "nodes-$p.conf" --cluster-node-timeout "$NODE_TIMEOUT_MS" \
-      --save "" --appendonly no --daemonize yes --dir "$DIR/cluster" --logfile "$p.log"
+      --save "" --appendonly no --dbfilename "dump-$p.rdb" --daemonize yes \
+      --dir "$DIR/cluster" --logfile "$p.log"
   done
   for p in "${CLUSTER_PORTS[@]}"; do
     wait_for 10 ping "$p" || { echo "redis-cluster: node $p does not answer" >&2; exit 1; }
@@ -73,8 +80,9 @@ start_sentinel() {
     ping "$p" && continue
     local follow=()
     [ "$p" != "$primary" ] && follow=(--replicaof 127.0.0.1 "$primary")
+    rm -f "$DIR/sentinel/dump-$p.rdb"
     redis-server --port "$p" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
-      --dir "$DIR/sentinel" --logfile "data-$p.log" "${follow[@]}"
+      --dbfilename "dump-$p.rdb" --dir "$DIR/sentinel" --logfile "data-$p.log" "${follow[@]}"
   done
   for s in "${SENTINEL_PORTS[@]}"; do
     ping "$s" && continue

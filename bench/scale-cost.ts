@@ -26,7 +26,13 @@ const DURATION_SEC = 4;
 const CONVERSATIONS = 400;
 const TIMED_BASE = 10_000_000;
 const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 2);
-const WORKERS = [1, 2, 4] as const;
+/** BENCH_SCALE_WORKERS=1,2: only these worker counts (default 1, 2 and 4). */
+const WORKERS = (process.env['BENCH_SCALE_WORKERS'] ?? '1,2,4')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+/** BENCH_SCALE_DEPLOYMENTS=Cluster: only deployments whose name contains it (default all). */
+const DEPLOYMENTS = process.env['BENCH_SCALE_DEPLOYMENTS'] ?? '';
 /** The idle spell measured before each window (its cost per ms is subtracted). */
 const IDLE_MS = Number(process.env['BENCH_SCALE_IDLE_MS'] ?? 3_000);
 
@@ -193,7 +199,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
       url: cluster,
       env: { REDIS_WAIT_REPLICAS: '1' },
     },
-  ];
+  ].filter((d) => d.name.includes(DEPLOYMENTS));
   const stub = await startStubProcess('lean-stub-server');
   const series: CostSeries[] = [];
   try {

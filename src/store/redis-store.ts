@@ -343,16 +343,23 @@ export class RedisStore implements Store {
       dueAt: timer.dueAt,
     };
     const keys = this.#keys.timers;
+    const mark = this.#mark(keys.due);
     await scripts.scheduleTimer.run(
       this.#redis,
       [keys.due, keys.records, keys.dueAt],
       [timer.id, String(timer.dueAt), toJson(record, `timer ${timer.id}`)],
     );
+    // Lost with its primary, a timer never fires: a flow's timeout, or the next
+    // reconciliation of an unknown send (whose answer would then never come).
+    await this.#replicated(keys.due, mark);
   }
 
   async cancelTimer(id: string): Promise<void> {
     const keys = this.#keys.timers;
+    const mark = this.#mark(keys.due);
     await scripts.cancelTimer.run(this.#redis, [keys.due, keys.records, keys.dueAt], [id]);
+    // Lost, a cancelled timeout would fire after all.
+    await this.#replicated(keys.due, mark);
   }
 
   async claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]> {
@@ -472,9 +479,14 @@ export class RedisStore implements Store {
   ): Promise<Lease | undefined> {
     const key = this.#keys.lease(name);
     const { args, expiresAt } = leaseArgs(owner, ttlMs, now);
+    const mark = this.#mark(key);
     const reply = await scripts.acquireLease.run(this.#redis, [key], args);
     const token = validateStored(key, reply, leaseTokenReply);
-    return token === null ? undefined : { name, owner, token, expiresAt };
+    if (token === null) return undefined;
+    // A renewal lost with its primary shortens the lease behind its holder's back: another
+    // worker could take it while the holder still sends (sends are not fenced).
+    await this.#replicated(key, mark);
+    return { name, owner, token, expiresAt };
   }
 
   async releaseLease(name: string, owner: string): Promise<void> {

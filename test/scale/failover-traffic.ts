@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { roundRobinProxy, spawnWorker, waitFor, type WorkerProcess } from './cluster.js';
 
@@ -55,7 +57,21 @@ export async function trafficThroughFailover(options: FailoverTraffic): Promise<
       POLL_MS: '500',
       ...options.env,
     };
-    workers = await Promise.all([spawnWorker(env), spawnWorker(env)]);
+    // FAILOVER_DIAG_DIR: keep the workers' debug logs and name what was lost or doubled.
+    const diag = process.env['FAILOVER_DIAG_DIR'];
+    const diagEnv = diag === undefined ? {} : { LOG_LEVEL: 'debug' };
+    workers = await Promise.all([
+      spawnWorker({ ...env, ...diagEnv }),
+      spawnWorker({ ...env, ...diagEnv }),
+    ]);
+    if (diag !== undefined) {
+      mkdirSync(diag, { recursive: true });
+      workers.forEach((w) => {
+        const out = createWriteStream(join(diag, `worker-${w.worker}.log`));
+        w.child.stdout?.pipe(out);
+        w.child.stderr?.pipe(out);
+      });
+    }
     sandbox.control.setCallback({
       url: `${proxy.url}/callbacks`,
       secret: SECRET,
@@ -104,6 +120,7 @@ export async function trafficThroughFailover(options: FailoverTraffic): Promise<
       }
     })();
     const started = Date.now();
+    if (diag !== undefined) console.log(`failover starts at ${new Date(started).toISOString()}`);
     await options.failover();
     const failoverMs = Date.now() - started;
     // Until the worker says ready again (its view of the topology catches up).
@@ -122,6 +139,15 @@ export async function trafficThroughFailover(options: FailoverTraffic): Promise<
         const n = sent.filter((t) => t === `got m${m} c${k}`).length;
         if (n === 0) lost++;
         if (n > 1) doubled++;
+        if (diag !== undefined && n !== 1) {
+          const times = sandbox.control
+            .sent()
+            .filter((x) => x.to === phone(k))
+            .map((x) => `${x.acceptedAt} ${x.messageId} ${JSON.stringify(x.request['text'])}`);
+          console.log(
+            `${n === 0 ? 'LOST' : 'DOUBLED'} m${m} c${k} (${phone(k)}):\n  ${times.join('\n  ')}`,
+          );
+        }
       }
     }
     return { messages: total, lost, doubled, readyz, failoverMs };

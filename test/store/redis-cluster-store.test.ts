@@ -124,4 +124,30 @@ describe('RedisStore on a cluster', () => {
       /c:c1}:inbox reached its primary but 1 of 3 replica\(s\)/,
     );
   });
+
+  it('should wait for replicas after a timer is scheduled or cancelled, and after a lease is taken or renewed', async () => {
+    const prefix = `${root}toomany-timers:`;
+    const store = new RedisStore({ redis, prefix, durability: { replicas: 3, timeoutMs: 50 } });
+    const timer = { id: 't1', conversationId: 'c1', name: 'reconcile', dueAt: Date.now() };
+    // Lost with its primary, a timer would never fire (an unknown send never reconciled).
+    await expect(store.scheduleTimer(timer)).rejects.toThrow(
+      /timers}:due reached its primary but 1 of 3 replica\(s\)/,
+    );
+    await expect(store.cancelTimer('t1')).rejects.toThrow(RedisReplicationError);
+    // Lost, a renewal would shorten the lease behind its holder: another worker could run
+    // the conversation's sends at the same time.
+    const now = Date.now();
+    await expect(store.acquireLease('conv:c1', 'w1', 10_000, now)).rejects.toThrow(
+      /c:c1}:lease reached its primary but 1 of 3 replica\(s\)/,
+    );
+    await expect(store.acquireLease('conv:c1', 'w1', 10_000, now + 1)).rejects.toThrow(
+      RedisReplicationError,
+    );
+    // A lease held by another is refused without waiting for anything (nothing was written).
+    expect(await store.acquireLease('conv:c1', 'w2', 10_000, now + 2)).toBeUndefined();
+    // Without the mode the same writes answer at once.
+    const plain = new RedisStore({ redis, prefix });
+    await expect(plain.scheduleTimer(timer)).resolves.toBeUndefined();
+    expect(await plain.acquireLease('conv:c2', 'w1', 10_000, now)).toMatchObject({ owner: 'w1' });
+  });
 });
