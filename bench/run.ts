@@ -225,7 +225,7 @@ if (runs('scale')) {
       const limit = run.workers === 2 ? 1.1 : run.workers === 4 ? 1.25 : undefined;
       row(
         `scale-out cost: ${run.workers} worker${run.workers === 1 ? '' : 's'}, ${series.name}`,
-        `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker`} (gross ${f(run.grossCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${run.p50} ms, p99 ${run.p99} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 250))}/s (median of ${once.length} rounds); ${dup} duplicates, ${missing} missing`,
+        `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker`} (gross ${f(run.grossCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${run.p50} ms, p99 ${run.p99} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50))}/s (median of ${once.length} rounds); ${dup} duplicates, ${missing} missing`,
         limit === undefined ? 'exactly once' : `≤ ×${f(limit, 2)}, exactly once`,
         (limit === undefined || ratio <= limit) && once.every((x) => x.ok),
       );

@@ -15,20 +15,39 @@ import type { Redis } from 'ioredis';
 import { Cluster } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
 import { runLoad } from './http-load.js';
+import { runPaced } from './paced-load.js';
 import { check, median, settle, take, waitForEvents, type ExactlyOnce } from './scale-out.js';
-import { spawnTarget, type Target } from './spawn-target.js';
+import { spawnTarget, type Target, type TargetStats } from './spawn-target.js';
 import { startStubProcess } from './stub-process.js';
 import { connectRedis } from '../src/store/redis-connection.js';
 import { asCluster, type RedisClient } from '../src/store/redis-script.js';
 
-const RATE = Number(process.env['BENCH_SCALE_RATE'] ?? 250);
-const DURATION_SEC = 4;
+const RATE = Number(process.env['BENCH_SCALE_RATE'] ?? 50);
+const DURATION_SEC = Number(process.env['BENCH_SCALE_SECONDS'] ?? 10);
 const CONVERSATIONS = 400;
 const TIMED_BASE = 10_000_000;
 const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 2);
 const WORKERS = [1, 2, 4] as const;
 /** The idle spell measured before each window (its cost per ms is subtracted). */
-const IDLE_MS = Number(process.env['BENCH_SCALE_IDLE_MS'] ?? 3_000);
+const IDLE_MS = Number(process.env['BENCH_SCALE_IDLE_MS'] ?? 10_000);
+/** `paced` (default): evenly spaced arrivals; `burst`: autocannon's per-second quota. */
+const LOAD = process.env['BENCH_SCALE_LOAD'] === 'burst' ? 'burst' : 'paced';
+/** BENCH_SCALE_PROFILE_DIR=<dir>: a CPU profile of each worker over the window + drain. */
+const PROFILE_DIR = process.env['BENCH_SCALE_PROFILE_DIR'];
+/** Which deployments (indices 0 one node, 1 cluster, 2 cluster + WAIT); default all. */
+const DEPLOYMENTS = (process.env['BENCH_SCALE_DEPLOYMENTS'] ?? '0,1,2').split(',').map(Number);
+
+/** The change of `get` from `before` to `after`, summed over the workers. */
+function sum(
+  after: readonly TargetStats[],
+  before: readonly TargetStats[],
+  get: (x: TargetStats) => number | undefined,
+): number {
+  return after.reduce((s, a, i) => {
+    const b = before[i];
+    return s + (get(a) ?? 0) - (b === undefined ? 0 : (get(b) ?? 0));
+  }, 0);
+}
 
 /** One configuration's figures (medians over the rounds). */
 export interface CostRun {
@@ -42,6 +61,15 @@ export interface CostRun {
   /** Redis server CPU µs per message (summed over primaries). */
   readonly redisCpuMicrosPerMessage: number;
   readonly messages: number;
+  /** Callbacks the generator offered in the window. */
+  readonly offered: number;
+  /** The workers' idle CPU, summed (µs per second). */
+  readonly idleCpuMicrosPerSec: number;
+  /** Per message, summed over the workers (Linux; 0 elsewhere). */
+  readonly voluntarySwitchesPerMessage: number;
+  readonly involuntarySwitchesPerMessage: number;
+  readonly readCallsPerMessage: number;
+  readonly writeCallsPerMessage: number;
   readonly p50: number;
   readonly p99: number;
   readonly exactlyOnce: readonly ExactlyOnce[];
@@ -91,7 +119,17 @@ async function oneRun(
   for (let i = 0; i < workers; i++)
     targets.push(
       await spawnTarget('bot-redis', prefix, {
-        env: { STUB_URL: stubUrl, REDIS_URL: url, ...env },
+        env: {
+          STUB_URL: stubUrl,
+          REDIS_URL: url,
+          ...env,
+          ...(PROFILE_DIR === undefined
+            ? {}
+            : {
+                CPU_PROFILE: `${PROFILE_DIR}/${label}-${i}.cpuprofile`,
+                CPU_PROFILE_FROM: 'request',
+              }),
+        },
       }),
     );
   try {
@@ -115,67 +153,100 @@ async function oneRun(
     await take(stubUrl);
     const acked = new Set<number>();
     const issued = new Set<number>();
+    // Stats polled inside the measured spans skip the stub's send count (a fetch of the
+    // worker's own, ~1 ms CPU): the drain polls every 50 ms, and each poll would otherwise
+    // cost every worker that much again, more in all the more workers there are.
+    const lite = (): Promise<TargetStats[]> =>
+      Promise.all(targets.map((t) => t.stats({ sends: false })));
     // The idle cost (timer and inbox sweeps, leases, polls of every worker) over as long as
     // an idle spell: subtracted below, so the figures are what a message adds.
-    const idle0 = await Promise.all(targets.map((t) => t.stats()));
+    const idle0 = await lite();
     const idleRedis0 = await totals(redis);
     const idleStart = performance.now();
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const idle1 = await Promise.all(targets.map((t) => t.stats()));
+    const idle1 = await lite();
     const idleRedis1 = await totals(redis);
     const idleMs = performance.now() - idleStart;
-    const idleCpuPerMs =
-      idle1.reduce((s, a, i) => s + a.cpuMicros - (idle0[i]?.cpuMicros ?? 0), 0) / idleMs;
+    const idleCpuPerMs = sum(idle1, idle0, (x) => x.cpuMicros) / idleMs;
     const idleCallsPerMs = (idleRedis1.calls - idleRedis0.calls) / idleMs;
     const idleReadsPerMs = (idleRedis1.reads - idleRedis0.reads) / idleMs;
     const idleRedisCpuPerMs = ((idleRedis1.cpuSec - idleRedis0.cpuSec) * 1e6) / idleMs;
-    const before = await Promise.all(targets.map((t) => t.stats()));
+    if (PROFILE_DIR !== undefined)
+      await Promise.all(targets.map((t) => fetch(`${t.url}/__profile`, { method: 'POST' })));
+    const before = await lite();
     const redis0 = await totals(redis);
     const windowStart = performance.now();
-    const loads = await Promise.all(
-      targets.map((t, i) =>
-        runLoad({
-          url: t.url,
-          path: '/callbacks',
-          connections: 4,
-          durationSec: DURATION_SEC,
-          overallRate: RATE / workers,
-          makeRequest: (n) => {
-            const global = TIMED_BASE + n * workers + i;
-            issued.add(global);
-            return callback(global, Date.now());
-          },
-          onResponse: (n, status) => {
-            if (status >= 200 && status < 300) acked.add(TIMED_BASE + n * workers + i);
-          },
-        }),
-      ),
-    );
+    const mapN = (n: number, i: number): number => TIMED_BASE + n * workers + i;
+    const makeRequest = (i: number) => (n: number) => {
+      issued.add(mapN(n, i));
+      return callback(mapN(n, i), Date.now());
+    };
+    const onResponse = (i: number) => (n: number, status: number) => {
+      if (status >= 200 && status < 300) acked.add(mapN(n, i));
+    };
+    const loads: Array<{ ok2xx: number; p50: number; p99: number }> =
+      LOAD === 'burst'
+        ? await Promise.all(
+            targets.map((t, i) =>
+              runLoad({
+                url: t.url,
+                path: '/callbacks',
+                connections: 4,
+                durationSec: DURATION_SEC,
+                overallRate: RATE / workers,
+                makeRequest: makeRequest(i),
+                onResponse: onResponse(i),
+              }),
+            ),
+          )
+        : await Promise.all(
+            targets.map((t, i) =>
+              runPaced({
+                url: t.url,
+                path: '/callbacks',
+                connections: 4,
+                rate: RATE / workers,
+                count: Math.round((RATE * DURATION_SEC) / workers),
+                // The workers' arrivals interleave: the merged stream is evenly spaced too.
+                phaseMs: (i * 1000) / RATE,
+                makeRequest: makeRequest(i),
+                onResponse: onResponse(i),
+              }),
+            ),
+          );
     const ackedCount = loads.reduce((s, l) => s + l.ok2xx, 0);
     const eventsBefore = before.reduce((s, x) => s + x.events, 0);
-    await waitForEvents(targets, eventsBefore + ackedCount);
+    await waitForEvents(targets, eventsBefore + ackedCount, { sends: false });
     await settle(stubUrl);
-    const after = await Promise.all(targets.map((t) => t.stats()));
+    const after = await lite();
     const redis1 = await totals(redis);
     const windowMs = performance.now() - windowStart;
     const messages = Math.max(1, ackedCount);
-    const cpu = after.reduce((s, a, i) => s + a.cpuMicros - (before[i]?.cpuMicros ?? 0), 0);
+    const cpu = sum(after, before, (x) => x.cpuMicros);
     const net = (total: number, perMs: number): number =>
       Math.max(0, total - perMs * windowMs) / messages;
+    const perMessage = (get: (x: TargetStats) => number | undefined): number =>
+      sum(after, before, get) / messages;
     return {
       workers,
       messages: ackedCount,
+      offered: LOAD === 'burst' ? RATE * DURATION_SEC : issued.size,
       cpuMicrosPerMessage: net(cpu, idleCpuPerMs),
       redisCommandsPerMessage: net(redis1.calls - redis0.calls, idleCallsPerMs),
       redisReadsPerMessage: net(redis1.reads - redis0.reads, idleReadsPerMs),
       redisCpuMicrosPerMessage: net((redis1.cpuSec - redis0.cpuSec) * 1e6, idleRedisCpuPerMs),
       grossCpuMicrosPerMessage: cpu / messages,
+      idleCpuMicrosPerSec: idleCpuPerMs * 1000,
+      voluntarySwitchesPerMessage: perMessage((x) => x.voluntarySwitches),
+      involuntarySwitchesPerMessage: perMessage((x) => x.involuntarySwitches),
+      readCallsPerMessage: perMessage((x) => x.readCalls),
+      writeCallsPerMessage: perMessage((x) => x.writeCalls),
       p50: median(loads.map((l) => l.p50)),
       p99: Math.max(...loads.map((l) => l.p99)),
       exactlyOnce: check(await take(stubUrl), acked, issued),
     };
   } finally {
-    await Promise.all(targets.map((t) => t.stop()));
+    await Promise.all(targets.map((t) => (PROFILE_DIR === undefined ? t.stop() : t.finish())));
   }
 }
 
@@ -198,6 +269,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
   const series: CostSeries[] = [];
   try {
     for (const [d, deployment] of deployments.entries()) {
+      if (!DEPLOYMENTS.includes(d)) continue;
       let redis: RedisClient;
       try {
         redis = await connectRedis(deployment.url, { timeoutMs: 5_000 });
@@ -221,7 +293,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
             // Progress with figures: a run cut short still tells what it measured.
             process.stderr.write(
-              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} msgs\n`,
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50} ms, p99 ${result.p99} ms\n`,
             );
           }
         series.push({
@@ -232,6 +304,12 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             return {
               workers: w,
               messages: med((x) => x.messages),
+              offered: med((x) => x.offered),
+              idleCpuMicrosPerSec: med((x) => x.idleCpuMicrosPerSec),
+              voluntarySwitchesPerMessage: med((x) => x.voluntarySwitchesPerMessage),
+              involuntarySwitchesPerMessage: med((x) => x.involuntarySwitchesPerMessage),
+              readCallsPerMessage: med((x) => x.readCallsPerMessage),
+              writeCallsPerMessage: med((x) => x.writeCallsPerMessage),
               cpuMicrosPerMessage: med((x) => x.cpuMicrosPerMessage),
               grossCpuMicrosPerMessage: med((x) => x.grossCpuMicrosPerMessage),
               redisCommandsPerMessage: med((x) => x.redisCommandsPerMessage),
