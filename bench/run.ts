@@ -216,16 +216,17 @@ if (runs('webhook')) {
 if (runs('scale')) {
   process.stderr.write('scale-out cost (1, 2, 4 Redis workers at a fixed load)…\n');
   for (const series of await scaleCost(`bench:scale:${Date.now()}:`)) {
-    const one = series.runs.find((r) => r.workers === 1);
     for (const run of series.runs) {
-      const ratio = one === undefined ? 0 : run.cpuMicrosPerMessage / one.cpuMicrosPerMessage;
+      // Each round's ratio against its own 1-worker run (the machine's load drifts between
+      // rounds more than between the runs of one round), median of rounds.
+      const ratio = median(run.ratios);
       const once = run.exactlyOnce;
       const dup = once.reduce((s, x) => s + x.duplicates, 0);
       const missing = once.reduce((s, x) => s + x.missing, 0);
       const limit = run.workers === 2 ? 1.1 : run.workers === 4 ? 1.25 : undefined;
       row(
         `scale-out cost: ${run.workers} worker${run.workers === 1 ? '' : 's'}, ${series.name}`,
-        `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker`} (gross ${f(run.grossCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${run.p50} ms, p99 ${run.p99} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50))}/s (median of ${once.length} rounds); ${dup} duplicates, ${missing} missing`,
+        `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker (median of rounds: ${run.ratios.map((x) => `×${f(x, 2)}`).join(' / ')})`} (gross ${f(run.grossCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${run.p50} ms, p99 ${run.p99} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50))}/s paced (median of ${once.length} rounds); ${f(run.voluntarySwitchesPerMessage, 1)} voluntary + ${f(run.involuntarySwitchesPerMessage, 1)} involuntary context switches, ${f(run.readCallsPerMessage, 1)} read + ${f(run.writeCallsPerMessage, 1)} write calls per msg; load average ${f(run.loadAverage, 1)}; ${dup} duplicates, ${missing} missing`,
         limit === undefined ? 'exactly once' : `≤ ×${f(limit, 2)}, exactly once`,
         (limit === undefined || ratio <= limit) && once.every((x) => x.ok),
       );

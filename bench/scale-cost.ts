@@ -11,6 +11,7 @@
  * total_reads_processed: one per batch a client sent, i.e. round trips with
  * auto-pipelining) per message, summed over every primary; exactly-once as in scale-out.ts.
  */
+import { loadavg } from 'node:os';
 import type { Redis } from 'ioredis';
 import { Cluster } from 'ioredis';
 import { signedInboundCallback } from './callback-body.js';
@@ -24,7 +25,7 @@ import { asCluster, type RedisClient } from '../src/store/redis-script.js';
 
 const RATE = Number(process.env['BENCH_SCALE_RATE'] ?? 50);
 const DURATION_SEC = Number(process.env['BENCH_SCALE_SECONDS'] ?? 10);
-const CONVERSATIONS = 400;
+const CONVERSATIONS = Number(process.env['BENCH_SCALE_CONVERSATIONS'] ?? 400);
 const TIMED_BASE = 10_000_000;
 const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 2);
 const WORKERS = [1, 2, 4] as const;
@@ -57,7 +58,13 @@ export interface CostRun {
   /** The same without subtracting the idle CPU. */
   readonly grossCpuMicrosPerMessage: number;
   readonly redisCommandsPerMessage: number;
+  /** Commands per message by name, gross (idle not subtracted), most first. */
+  readonly commandMix: string;
+  /** The machine's 1-minute load average at the window's end. */
+  readonly loadAverage: number;
   readonly redisReadsPerMessage: number;
+  /** Per round: this run's CPU per message ÷ the same round's 1-worker one. */
+  readonly ratios: readonly number[];
   /** Redis server CPU µs per message (summed over primaries). */
   readonly redisCpuMicrosPerMessage: number;
   readonly messages: number;
@@ -83,6 +90,8 @@ export interface CostSeries {
 
 interface RedisTotals {
   readonly calls: number;
+  /** Calls per command name (every primary). */
+  readonly byCommand: ReadonlyMap<string, number>;
   readonly reads: number;
   readonly cpuSec: number;
 }
@@ -92,18 +101,22 @@ async function totals(client: RedisClient): Promise<RedisTotals> {
   const cluster = asCluster(client);
   const nodes: Redis[] = cluster === undefined ? [client as Redis] : cluster.nodes('master');
   let calls = 0;
+  const byCommand = new Map<string, number>();
   let reads = 0;
   let cpuSec = 0;
   for (const node of nodes) {
     const info = await node.info('all');
     for (const m of info.matchAll(/^cmdstat_(\S+):calls=(\d+)/gm))
-      if (m[1] !== 'info') calls += Number(m[2]);
+      if (m[1] !== undefined && m[1] !== 'info') {
+        calls += Number(m[2]);
+        byCommand.set(m[1], (byCommand.get(m[1]) ?? 0) + Number(m[2]));
+      }
     reads += Number(/total_reads_processed:(\d+)/.exec(info)?.[1] ?? 0);
     const read = (name: string): number =>
       Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
     cpuSec += read('used_cpu_user') + read('used_cpu_sys');
   }
-  return { calls, reads, cpuSec };
+  return { calls, byCommand, reads, cpuSec };
 }
 
 async function oneRun(
@@ -114,7 +127,7 @@ async function oneRun(
   label: string,
   stubUrl: string,
   redis: RedisClient,
-): Promise<Omit<CostRun, 'exactlyOnce'> & { exactlyOnce: ExactlyOnce }> {
+): Promise<Omit<CostRun, 'exactlyOnce' | 'ratios'> & { exactlyOnce: ExactlyOnce }> {
   const targets: Target[] = [];
   for (let i = 0; i < workers; i++)
     targets.push(
@@ -233,6 +246,13 @@ async function oneRun(
       offered: LOAD === 'burst' ? RATE * DURATION_SEC : issued.size,
       cpuMicrosPerMessage: net(cpu, idleCpuPerMs),
       redisCommandsPerMessage: net(redis1.calls - redis0.calls, idleCallsPerMs),
+      commandMix: [...redis1.byCommand]
+        .map(([name, n]): [string, number] => [name, (n - (redis0.byCommand.get(name) ?? 0)) / messages])
+        .filter(([, n]) => n >= 0.5)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, n]) => `${name} ${n.toFixed(1)}`)
+        .join(', '),
+      loadAverage: loadavg()[0] ?? 0,
       redisReadsPerMessage: net(redis1.reads - redis0.reads, idleReadsPerMs),
       redisCpuMicrosPerMessage: net((redis1.cpuSec - redis0.cpuSec) * 1e6, idleRedisCpuPerMs),
       grossCpuMicrosPerMessage: cpu / messages,
@@ -293,7 +313,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
             // Progress with figures: a run cut short still tells what it measured.
             process.stderr.write(
-              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50} ms, p99 ${result.p99} ms\n`,
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50} ms, p99 ${result.p99} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
             );
           }
         series.push({
@@ -313,6 +333,12 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
               cpuMicrosPerMessage: med((x) => x.cpuMicrosPerMessage),
               grossCpuMicrosPerMessage: med((x) => x.grossCpuMicrosPerMessage),
               redisCommandsPerMessage: med((x) => x.redisCommandsPerMessage),
+              commandMix: rs.map((x) => x.commandMix).join(' | '),
+              loadAverage: med((x) => x.loadAverage),
+              ratios: rs.map((x, r) => {
+                const one = byWorkers.get(1)?.[r];
+                return one === undefined ? 0 : x.cpuMicrosPerMessage / one.cpuMicrosPerMessage;
+              }),
               redisReadsPerMessage: med((x) => x.redisReadsPerMessage),
               redisCpuMicrosPerMessage: med((x) => x.redisCpuMicrosPerMessage),
               p50: med((x) => x.p50),
