@@ -28,11 +28,13 @@ const DURATION_SEC = Number(process.env['BENCH_SCALE_SECONDS'] ?? 10);
 const CONVERSATIONS = Number(process.env['BENCH_SCALE_CONVERSATIONS'] ?? 400);
 const TIMED_BASE = 10_000_000;
 const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 2);
-const WORKERS = [1, 2, 4] as const;
+/** Worker counts measured (BENCH_SCALE_WORKERS=1,4 for some); 1 is the ratios' base. */
+const WORKERS = (process.env['BENCH_SCALE_WORKERS'] ?? '1,2,4').split(',').map(Number);
 /** The idle spell measured before each window (its cost per ms is subtracted). */
 const IDLE_MS = Number(process.env['BENCH_SCALE_IDLE_MS'] ?? 10_000);
 /** `paced` (default): evenly spaced arrivals; `burst`: autocannon's per-second quota. */
 const LOAD = process.env['BENCH_SCALE_LOAD'] === 'burst' ? 'burst' : 'paced';
+const WARMUP = process.env['BENCH_SCALE_WARMUP'] === 'per-worker' ? 'per-worker' : 'split';
 /** BENCH_SCALE_PROFILE_DIR=<dir>: a CPU profile of each worker over the window + drain. */
 const PROFILE_DIR = process.env['BENCH_SCALE_PROFILE_DIR'];
 /** Which deployments (indices 0 one node, 1 cluster, 2 cluster + WAIT); default all. */
@@ -148,7 +150,12 @@ async function oneRun(
   try {
     const callback = (global: number, nowMs: number) =>
       signedInboundCallback(global, CONVERSATIONS, nowMs, label);
-    const perWorker = Math.ceil((2 * CONVERSATIONS) / workers);
+    // BENCH_SCALE_WARMUP=per-worker: every worker gets the whole warm-up (as many messages
+    // as one worker gets, over its own conversations), so each has run its hot paths as
+    // often before the window (V8 optimises a function after enough calls); by default the
+    // warm-up is split (two callbacks per conversation in all).
+    const perWorker =
+      WARMUP === 'per-worker' ? 2 * CONVERSATIONS : Math.ceil((2 * CONVERSATIONS) / workers);
     await Promise.all(
       targets.map((t, i) =>
         runLoad({
@@ -247,7 +254,10 @@ async function oneRun(
       cpuMicrosPerMessage: net(cpu, idleCpuPerMs),
       redisCommandsPerMessage: net(redis1.calls - redis0.calls, idleCallsPerMs),
       commandMix: [...redis1.byCommand]
-        .map(([name, n]): [string, number] => [name, (n - (redis0.byCommand.get(name) ?? 0)) / messages])
+        .map(([name, n]): [string, number] => [
+          name,
+          (n - (redis0.byCommand.get(name) ?? 0)) / messages,
+        ])
         .filter(([, n]) => n >= 0.5)
         .sort((a, b) => b[1] - a[1])
         .map(([name, n]) => `${name} ${n.toFixed(1)}`)
@@ -313,7 +323,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
             // Progress with figures: a run cut short still tells what it measured.
             process.stderr.write(
-              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50} ms, p99 ${result.p99} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
             );
           }
         series.push({

@@ -88,6 +88,10 @@ if (mode === 'echo') {
     ...(process.env['BENCH_CONCURRENCY'] === undefined
       ? {}
       : { concurrency: Number(process.env['BENCH_CONCURRENCY']) }),
+    // BENCH_TICK_MS=<n>: the timer and inbox sweep period (default 1 s, as `run`).
+    ...(process.env['BENCH_TICK_MS'] === undefined
+      ? {}
+      : { tickMs: Number(process.env['BENCH_TICK_MS']) }),
   });
   bot.on('event', ({ event }) => {
     if (event.type === 'inbound.message') events++;
