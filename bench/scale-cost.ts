@@ -1,15 +1,19 @@
 /**
  * What scale-out costs: the workers' CPU per message summed over 1, 2 and 4 Redis workers,
- * at a fixed load well below saturation (the two cores are not contended, so preemption
- * does not dominate), on one Redis node and on the local cluster (and the cluster with the
- * durability mode, REDIS_WAIT_REPLICAS=1). Per configuration: warm-up (two callbacks per
- * conversation, untimed), then RATE callbacks/s split evenly over the workers for
- * DURATION_SEC (each conversation always on the same worker), then the drain. Measured over
- * window + drain, less what the same workers and Redis spend idle over as long (measured
- * over IDLE_MS just before): the workers' CPU (process.cpuUsage via their stats route), Redis
- * commands (INFO commandstats) and the reads Redis served (INFO stats
- * total_reads_processed: one per batch a client sent, i.e. round trips with
- * auto-pipelining) per message, summed over every primary; exactly-once as in scale-out.ts.
+ * at a fixed load meant to be well below saturation, on one Redis node and on the local
+ * cluster (and the cluster with the durability mode, REDIS_WAIT_REPLICAS=1). Per
+ * configuration: warm-up (two callbacks per conversation, untimed), then RATE callbacks/s
+ * for DURATION_SEC, open-loop and evenly paced (bench/paced-load.ts; autocannon's
+ * overallRate fires a per-second quota in a burst and drops what the second did not send,
+ * so the load it offers depends on the latency), split over the workers with their
+ * arrivals interleaved (each conversation always on the same worker), then the drain.
+ * Measured over window + drain, less what the same workers and Redis spend idle over as
+ * long (measured over IDLE_MS just before): the workers' CPU (process.cpuUsage via their
+ * stats route, polled without the stub fetch), their context switches and read/write calls
+ * (main thread, /proc), Redis commands by name (INFO commandstats) and the reads Redis
+ * served (INFO stats total_reads_processed: one per batch a client sent, i.e. round trips
+ * with auto-pipelining) per message, summed over every primary; exactly-once as in
+ * scale-out.ts. The 2- and 4-worker ratios are per round against that round's 1-worker run.
  */
 import { loadavg } from 'node:os';
 import type { Redis } from 'ioredis';
