@@ -227,10 +227,14 @@ export function check(
   };
 }
 
-export async function waitForEvents(targets: readonly Target[], events: number): Promise<void> {
+export async function waitForEvents(
+  targets: readonly Target[],
+  events: number,
+  options: { sends?: boolean } = {},
+): Promise<void> {
   const until = Date.now() + 60_000;
   for (;;) {
-    const s = await Promise.all(targets.map((t) => t.stats()));
+    const s = await Promise.all(targets.map((t) => t.stats(options)));
     if (s.reduce((x, y) => x + y.events, 0) >= events || Date.now() > until) return;
     await new Promise((r) => setTimeout(r, 50));
   }

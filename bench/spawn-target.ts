@@ -25,7 +25,8 @@ export type TargetMode = 'echo' | 'bot-memory' | 'bot-redis' | 'bot-sqlite';
 /** A benchmark target running in its own process. */
 export interface Target {
   readonly url: string;
-  stats(): Promise<TargetStats>;
+  /** `{ sends: false }`: without the stub's send count (cheaper for the target). */
+  stats(options?: { sends?: boolean }): Promise<TargetStats>;
   /** Waits until `events` inbound messages were fed to machines, or the deadline. */
   waitForEvents(events: number, deadlineMs: number): Promise<TargetStats>;
   stop(): Promise<void>;
@@ -58,8 +59,8 @@ export async function spawnTarget(
       else reject(new Error(`target ${mode} printed ${line}`));
     });
   });
-  const stats = async (): Promise<TargetStats> => {
-    const res = await fetch(`${url}/__stats`);
+  const stats = async (options: { sends?: boolean } = {}): Promise<TargetStats> => {
+    const res = await fetch(`${url}/__stats${options.sends === false ? '?sends=0' : ''}`);
     return Stats.parse(await res.json());
   };
   return {

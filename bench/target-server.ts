@@ -4,11 +4,11 @@
  * [redis prefix | sqlite file]`.
  * Prints `{"url": ...}` on stdout once listening. `GET /__stats` answers
  * `{ events, sends, rss, cpuMicros }` (machine events fed, sends accepted by the stub API,
- * which runs in its own process like the real, remote API), on Linux also its context
- * switches and read/write calls. `STUB_URL` names a stub already running (one stub for
+ * which runs in its own process like the real, remote API; `?sends=0`: 0 without asking
+ * the stub), on Linux also its context switches and read/write calls. `STUB_URL` names a stub already running (one stub for
  * every target of a run); without it the target starts its own.
  * SIGTERM exits cleanly; with `CPU_PROFILE=<file>` it first writes a CPU profile of the
- * time since it started listening.
+ * time since it started listening (with `CPU_PROFILE_FROM=request`: since `POST /__profile`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -88,6 +88,10 @@ if (mode === 'echo') {
     ...(process.env['BENCH_CONCURRENCY'] === undefined
       ? {}
       : { concurrency: Number(process.env['BENCH_CONCURRENCY']) }),
+    // BENCH_TICK_MS=<n>: the timer and inbox sweep period (default 1 s, as `run`).
+    ...(process.env['BENCH_TICK_MS'] === undefined
+      ? {}
+      : { tickMs: Number(process.env['BENCH_TICK_MS']) }),
   });
   bot.on('event', ({ event }) => {
     if (event.type === 'inbound.message') events++;
@@ -118,11 +122,13 @@ function schedulerCounters(): Record<string, number> {
   }
 }
 
-app.get('/__stats', async (_req, res) => {
+// `?sends=0` leaves out the stub's send count (a fetch of its own, ~1 ms CPU here), for
+// callers that poll the stats inside a measured window.
+app.get('/__stats', async (req, res) => {
   const cpu = process.cpuUsage();
   res.json({
     events,
-    sends: await sends(),
+    sends: req.query['sends'] === '0' ? 0 : await sends(),
     rss: process.memoryUsage().rss,
     cpuMicros: cpu.user + cpu.system,
     ...schedulerCounters(),
@@ -139,7 +145,12 @@ const session = profileFile === undefined ? undefined : new Session();
 if (session !== undefined) {
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  // CPU_PROFILE_FROM=request: only from `POST /__profile` on (a measured window alone).
+  if (process.env['CPU_PROFILE_FROM'] === 'request')
+    app.post('/__profile', (_req, res) => {
+      void session.post('Profiler.start').then(() => res.json({ profiling: true }));
+    });
+  else await session.post('Profiler.start');
 }
 process.on('SIGTERM', () => {
   if (session === undefined || profileFile === undefined) process.exit(0);
