@@ -120,4 +120,44 @@ describe('callback router', () => {
     await h.bot.idle();
     expect(h.sentTo(ADA)).toContain('text:echo: still alive');
   });
+
+  it('should read the raw body itself: 415 for a compressed body, 413 for a chunked body over the cap', async () => {
+    const body = receivedBody('compressed');
+    const gz = await post(body, { ...signed(body), 'content-encoding': 'gzip' });
+    expect(gz.status).toBe(415);
+    expect(gz.json).toMatchObject({ code: 'unsupported_encoding' });
+    // No Content-Length: the cap is enforced while reading, not from the header.
+    const big = 'y'.repeat(5_000);
+    const chunked = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signed(big) },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 5; i++)
+            controller.enqueue(Buffer.from(big.slice(i * 1000, (i + 1) * 1000)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    });
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ code: 'payload_too_large' });
+    // A chunked body under the cap is read whole and verified.
+    const ok = receivedBody('chunked and fine');
+    const fine = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signed(ok) },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(Buffer.from(ok.slice(0, 10)));
+          controller.enqueue(Buffer.from(ok.slice(10)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    });
+    expect(fine.status).toBe(200);
+    await h.bot.idle();
+    expect(h.sentTo(ADA)).toContain('text:echo: chunked and fine');
+  });
 });
