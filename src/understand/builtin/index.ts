@@ -23,6 +23,7 @@ import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { IndexCache } from './index-cache.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
+import { asksForInformation } from './question-form.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
@@ -75,6 +76,28 @@ const QUESTION_START =
 /** Whether `text` asks something: a question mark, or a question's first word. */
 function isQuestion(text: string): boolean {
   return /[?¿]/.test(text) || QUESTION_START.test(fold(text.trim()));
+}
+
+/**
+ * An intent's confidence is multiplied by this for an information question ("what time is
+ * my appointment") when none of the intent's examples asks one: the question shares its
+ * words but asks for something the intent does not do (see question-form.ts).
+ */
+const UNASKED_QUESTION_FACTOR = 0.6;
+
+const askingIntents = new WeakMap<IntentIndex, ReadonlySet<string>>();
+
+/** The intents with at least one example that is an information question. */
+function intentsThatAsk(index: IntentIndex, intents: readonly IntentSpec[]): ReadonlySet<string> {
+  const known = askingIntents.get(index);
+  if (known !== undefined) return known;
+  const asking = new Set(
+    intents
+      .filter((i) => Object.values(i.examples).some((list) => list.some(asksForInformation)))
+      .map((i) => i.id),
+  );
+  askingIntents.set(index, asking);
+  return asking;
 }
 
 const personIntents = new WeakMap<IntentIndex, string | null>();
@@ -168,8 +191,21 @@ export function createBuiltinUnderstander(
         now: input.now,
         timezone: input.timezone,
       });
+      const asking = asksForInformation(input.text)
+        ? intentsThatAsk(index, input.intents)
+        : undefined;
       const scores = raw
-        .map((s): ScoredIntent => ({ id: s.id, confidence: confidenceOf(s) }))
+        .map((s): ScoredIntent => {
+          const unasked =
+            asking !== undefined && !asking.has(s.id) && s.id !== HANDOFF_ID && s.id !== CHATTER_ID;
+          const confidence = confidenceOf(s);
+          return {
+            id: s.id,
+            confidence: unasked
+              ? Math.round(confidence * UNASKED_QUESTION_FACTOR * 1000) / 1000
+              : confidence,
+          };
+        })
         .sort((a, b) => b.confidence - a.confidence);
       // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
       // message sharing one word with "necesito hablar con alguien" is not a request.
