@@ -23,7 +23,7 @@ import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { IndexCache } from './index-cache.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
-import { asksForInformation } from './question-form.js';
+import { questionWordOf } from './question-form.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
@@ -80,24 +80,49 @@ function isQuestion(text: string): boolean {
 
 /**
  * An intent's confidence is multiplied by this for an information question ("what time is
- * my appointment") when none of the intent's examples asks one: the question shares its
- * words but asks for something the intent does not do (see question-form.ts).
+ * my appointment") when none of the intent's examples asks one and another intent's
+ * examples ask with the same question word ("what time do you open"): the question shares
+ * the first intent's words but asks what the other answers (see question-form.ts).
  */
 const UNASKED_QUESTION_FACTOR = 0.6;
 
-const askingIntents = new WeakMap<IntentIndex, ReadonlySet<string>>();
+const questionWords = new WeakMap<IntentIndex, ReadonlyMap<string, ReadonlySet<string>>>();
 
-/** The intents with at least one example that is an information question. */
-function intentsThatAsk(index: IntentIndex, intents: readonly IntentSpec[]): ReadonlySet<string> {
-  const known = askingIntents.get(index);
+/** Per intent, the question words its examples open an information question with. */
+function questionWordsOf(
+  index: IntentIndex,
+  intents: readonly IntentSpec[],
+): ReadonlyMap<string, ReadonlySet<string>> {
+  const known = questionWords.get(index);
   if (known !== undefined) return known;
-  const asking = new Set(
-    intents
-      .filter((i) => Object.values(i.examples).some((list) => list.some(asksForInformation)))
-      .map((i) => i.id),
+  const words = new Map(
+    intents.map((i) => [
+      i.id,
+      new Set(
+        Object.values(i.examples)
+          .flat()
+          .flatMap((e) => questionWordOf(e) ?? []),
+      ),
+    ]),
   );
-  askingIntents.set(index, asking);
-  return asking;
+  questionWords.set(index, words);
+  return words;
+}
+
+/**
+ * The intents an information question is not for: those none of whose examples asks one,
+ * when another intent's examples ask with the message's question word.
+ */
+function unaskedBy(
+  text: string,
+  index: IntentIndex,
+  intents: readonly IntentSpec[],
+): ReadonlySet<string> {
+  const word = questionWordOf(text);
+  if (word === undefined) return new Set();
+  const words = questionWordsOf(index, intents);
+  if (![...words.values()].some((w) => w.has(word))) return new Set();
+  return new Set([...words].filter(([, w]) => w.size === 0).map(([id]) => id));
 }
 
 const personIntents = new WeakMap<IntentIndex, string | null>();
@@ -191,17 +216,13 @@ export function createBuiltinUnderstander(
         now: input.now,
         timezone: input.timezone,
       });
-      const asking = asksForInformation(input.text)
-        ? intentsThatAsk(index, input.intents)
-        : undefined;
+      const unasked = unaskedBy(input.text, index, input.intents);
       const scores = raw
         .map((s): ScoredIntent => {
-          const unasked =
-            asking !== undefined && !asking.has(s.id) && s.id !== HANDOFF_ID && s.id !== CHATTER_ID;
           const confidence = confidenceOf(s);
           return {
             id: s.id,
-            confidence: unasked
+            confidence: unasked.has(s.id)
               ? Math.round(confidence * UNASKED_QUESTION_FACTOR * 1000) / 1000
               : confidence,
           };

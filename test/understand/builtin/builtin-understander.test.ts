@@ -82,7 +82,7 @@ describe('createBuiltinUnderstander', () => {
     }
   });
 
-  it('should not take an information question for an intent none of whose examples asks one', async () => {
+  it('should not take an information question for an intent that asks none when another asks it', async () => {
     const bot: IntentSpec[] = [
       {
         id: 'reschedule',
@@ -97,7 +97,10 @@ describe('createBuiltinUnderstander', () => {
       },
       {
         id: 'hours',
-        examples: { en: ['what time do you open', 'opening hours'], es: ['horario'] },
+        examples: {
+          en: ['what time do you open', 'opening hours'],
+          es: ['horario', 'a qué hora abrís'],
+        },
       },
     ];
     const asked = await u.understand(input('what time is my appointment', { intents: bot }));
@@ -117,6 +120,13 @@ describe('createBuiltinUnderstander', () => {
     }
     const hours = await u.understand(input('what time do you close', { intents: bot }));
     expect(hours.intent?.id).toBe('hours');
+    // With no intent asking "what…", the bot never answers such questions: left as it was.
+    const actionsOnly = bot.filter((i) => i.id !== 'hours');
+    const alone = await u.understand(
+      input('what time is my appointment', { intents: actionsOnly }),
+    );
+    expect(alone.intent?.id).toBe('reschedule');
+    expect(alone.intent?.confidence ?? 0).toBeGreaterThanOrEqual(DEFAULT_UNDERSTAND_THRESHOLD);
   });
 
   it('should be deterministic and list the next best intents as alternatives', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { asksForInformation } from '../../../src/understand/builtin/question-form.js';
+import {
+  asksForInformation,
+  questionWordOf,
+} from '../../../src/understand/builtin/question-form.js';
 
 describe('asksForInformation', () => {
   it.each([
@@ -27,5 +30,14 @@ describe('asksForInformation', () => {
     'can I book for tomorrow, and what time do you open',
   ])('should not read %j as one', (text) => {
     expect(asksForInformation(text)).toBe(false);
+  });
+
+  it('should give one question word per kind of question', () => {
+    expect(questionWordOf("what's the address")).toBe('what');
+    expect(questionWordOf('whats the price')).toBe('what');
+    expect(questionWordOf('how many people fit')).toBe('how');
+    expect(questionWordOf('¿A qué hora abrís?')).toBe('que');
+    expect(questionWordOf('cuántos sois')).toBe('cuanto');
+    expect(questionWordOf('how do I pay')).toBeUndefined();
   });
 });
