@@ -29,7 +29,8 @@ export type UnderstanderFactory = (
   setup: UnderstanderSetup,
 ) => Understander | Promise<Understander>;
 
-function isTimeZone(zone: string): boolean {
+/** Whether `zone` is an IANA timezone this Node knows (`Europe/Madrid`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;

@@ -94,6 +94,46 @@ describe('switchboard eval', () => {
     expect((await run(['nope/bot.ts', CSV])).code).toBe(2);
   });
 
+  it('should resolve relative dates against --now in --timezone', async () => {
+    const salon = 'test/fixtures/understand/heldout/salon/salon.yaml';
+    const rows = (date: string): string =>
+      csv(
+        `tomorrow-${date}.csv`,
+        `text,locale,intent,slots\ncan I book a haircut tomorrow,en,book,date=${date}\n`,
+      );
+    const utc = await run([salon, rows('2026-11-29'), '--now', '2026-11-28T12:00:00Z']);
+    expect(utc.err).toBe('');
+    expect(utc.out).toMatch(/^all +1 msgs +intents +100\.0% +slots +100\.0%/m);
+    // 12:00 UTC is already the 29th at UTC+14, so tomorrow is the 30th there.
+    const zone = ['--now', '2026-11-28T12:00:00Z', '--timezone', 'Pacific/Kiritimati'];
+    expect((await run([salon, rows('2026-11-30'), ...zone])).out).toMatch(/slots +100\.0%/);
+    expect((await run([salon, rows('2026-11-29'), ...zone])).out).toMatch(/slots +0\.0%/);
+    // A date alone is noon UTC: the same day for the contact.
+    expect((await run([salon, rows('2026-11-29'), '--now', '2026-11-28'])).out).toMatch(
+      /slots +100\.0%/,
+    );
+  });
+
+  it('should refuse a --now that is not an ISO date or lacks an offset, and an unknown --timezone', async () => {
+    for (const bad of ['tomorrow', '2026-02-30', '2026-11-28T10:00', '28/11/2026', '']) {
+      const r = await run([BOT, CSV, '--now', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.err, bad).toMatch(/^switchboard eval: --now .*: must be an ISO 8601 date/);
+    }
+    expect((await run([BOT, CSV, '--timezone', 'Mars/Olympus'])).err).toBe(
+      'switchboard eval: --timezone Mars/Olympus: not an IANA timezone this Node knows (Europe/Madrid, America/New_York, UTC)\n',
+    );
+    const ok = await run([
+      BOT,
+      CSV,
+      '--now',
+      '2026-11-28T10:30:00+01:00',
+      '--timezone',
+      'Europe/Madrid',
+    ]);
+    expect(ok.code).toBe(0);
+  });
+
   it('should run as a command of the switchboard program', async () => {
     const r = await runCli(['eval', BOT, CSV, '--misses', '0']);
     expect(r.stderr).toBe('');

@@ -123,10 +123,14 @@ export class Vocabulary {
   /**
    * The root of the known word closest to `word` within a typo's distance (1 edit for 4–8
    * letters, 2 from 9), or undefined. Shorter words are never corrected: too many are real
-   * words.
+   * words. `root` is the word's own root: an inflected word whose root is that short
+   * ("playing", root "play") is judged by its root, as a typo there ("paying") is as often
+   * another real word.
    */
-  correct(word: string): string | undefined {
+  correct(word: string, root = word): string | undefined {
     if (word.length < 4 || this.#surfaces.has(word)) return undefined;
+    // An ending of two letters or more (-ing, -ed, -es) was stripped from a short root.
+    const shortRoot = root.length <= 4 && word.length - root.length >= 2;
     const max = word.length >= 9 ? 2 : 1;
     let best: string | undefined;
     let bestDistance = max + 1;
@@ -136,13 +140,20 @@ export class Vocabulary {
         // Spanish chat writes "qu" as "k": "kiero", "ke", "kieres".
         const spelled = word[0] === 'k' && candidate.startsWith('qu') ? `qu${word.slice(1)}` : word;
         const d = typoDistance(spelled, candidate);
-        if (d < bestDistance) {
+        const spelledRoot = spelled === word ? root : `qu${root.slice(1)}`;
+        if (d < bestDistance && (!shortRoot || this.#rootIsTypo(spelledRoot, candidate))) {
           bestDistance = d;
           best = candidate;
         }
       }
     }
     return best === undefined ? undefined : this.#surfaces.get(best);
+  }
+
+  /** Whether the short `root` of a word is a typo of the root of the known `candidate`. */
+  #rootIsTypo(root: string, candidate: string): boolean {
+    const other = this.#surfaces.get(candidate) ?? candidate;
+    return root === other || (root.length >= 4 && typoDistance(root, other) <= 1);
   }
 }
 
@@ -246,7 +257,7 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
     const language = ctx.language ?? '';
     let word = rootOf(raw, language);
     if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
-      const corrected = ctx.vocabulary.correct(raw);
+      const corrected = ctx.vocabulary.correct(raw, word);
       if (corrected !== undefined) word = corrected;
     }
     add(features, `w:${word}`, 1);

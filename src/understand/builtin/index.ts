@@ -23,6 +23,7 @@ import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { IndexCache } from './index-cache.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
+import { questionWordOf } from './question-form.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
@@ -75,6 +76,53 @@ const QUESTION_START =
 /** Whether `text` asks something: a question mark, or a question's first word. */
 function isQuestion(text: string): boolean {
   return /[?¿]/.test(text) || QUESTION_START.test(fold(text.trim()));
+}
+
+/**
+ * An intent's confidence is multiplied by this for an information question ("what time is
+ * my appointment") when none of the intent's examples asks one and another intent's
+ * examples ask with the same question word ("what time do you open"): the question shares
+ * the first intent's words but asks what the other answers (see question-form.ts).
+ */
+const UNASKED_QUESTION_FACTOR = 0.6;
+
+const questionWords = new WeakMap<IntentIndex, ReadonlyMap<string, ReadonlySet<string>>>();
+
+/** Per intent, the question words its examples open an information question with. */
+function questionWordsOf(
+  index: IntentIndex,
+  intents: readonly IntentSpec[],
+): ReadonlyMap<string, ReadonlySet<string>> {
+  const known = questionWords.get(index);
+  if (known !== undefined) return known;
+  const words = new Map(
+    intents.map((i) => [
+      i.id,
+      new Set(
+        Object.values(i.examples)
+          .flat()
+          .flatMap((e) => questionWordOf(e) ?? []),
+      ),
+    ]),
+  );
+  questionWords.set(index, words);
+  return words;
+}
+
+/**
+ * The intents an information question is not for: those none of whose examples asks one,
+ * when another intent's examples ask with the message's question word.
+ */
+function unaskedBy(
+  text: string,
+  index: IntentIndex,
+  intents: readonly IntentSpec[],
+): ReadonlySet<string> {
+  const word = questionWordOf(text);
+  if (word === undefined) return new Set();
+  const words = questionWordsOf(index, intents);
+  if (![...words.values()].some((w) => w.has(word))) return new Set();
+  return new Set([...words].filter(([, w]) => w.size === 0).map(([id]) => id));
 }
 
 const personIntents = new WeakMap<IntentIndex, string | null>();
@@ -168,8 +216,17 @@ export function createBuiltinUnderstander(
         now: input.now,
         timezone: input.timezone,
       });
+      const unasked = unaskedBy(input.text, index, input.intents);
       const scores = raw
-        .map((s): ScoredIntent => ({ id: s.id, confidence: confidenceOf(s) }))
+        .map((s): ScoredIntent => {
+          const confidence = confidenceOf(s);
+          return {
+            id: s.id,
+            confidence: unasked.has(s.id)
+              ? Math.round(confidence * UNASKED_QUESTION_FACTOR * 1000) / 1000
+              : confidence,
+          };
+        })
         .sort((a, b) => b.confidence - a.confidence);
       // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
       // message sharing one word with "necesito hablar con alguien" is not a request.

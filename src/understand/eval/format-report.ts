@@ -1,6 +1,10 @@
 /** The terminal view of an {@link EvalReport}. */
 import type { EvalReport, Figures } from './evaluate.js';
 
+/** Confusion columns: as wide as the longest label, within these bounds (`out_of_scope` fits). */
+const COLUMN_MIN = 5;
+const COLUMN_MAX = 12;
+
 const pct = (r: number): string => `${(r * 100).toFixed(1)}%`;
 
 function figuresLine(name: string, f: Figures): string {
@@ -25,7 +29,10 @@ export function formatEvalReport(report: EvalReport, options: { misses?: number 
     ...new Set(Object.entries(report.confusion).flatMap(([e, row]) => [e, ...Object.keys(row)])),
   ].sort();
   const width = Math.max(8, ...labels.map((l) => l.length));
-  const col = (s: string): string => s.slice(0, 6).padStart(6);
+  // Columns as wide as the longest label (at most COLUMN_MAX), so labels stay readable.
+  const column = Math.min(COLUMN_MAX, Math.max(COLUMN_MIN, ...labels.map((l) => l.length)));
+  const col = (s: string): string =>
+    (s.length > column ? `${s.slice(0, column - 1)}…` : s).padStart(column);
   out.push('', 'confusion (expected ↓, predicted →)');
   out.push(`${''.padEnd(width)} ${labels.map((l) => col(l)).join(' ')}`);
   for (const expected of labels) {

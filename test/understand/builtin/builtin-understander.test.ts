@@ -82,6 +82,53 @@ describe('createBuiltinUnderstander', () => {
     }
   });
 
+  it('should not take an information question for an intent that asks none when another asks it', async () => {
+    const bot: IntentSpec[] = [
+      {
+        id: 'reschedule',
+        examples: {
+          en: [
+            'can I move my appointment',
+            'change the time of my appointment',
+            'another time please',
+          ],
+          es: ['quiero cambiar la hora de mi cita'],
+        },
+      },
+      {
+        id: 'hours',
+        examples: {
+          en: ['what time do you open', 'opening hours'],
+          es: ['horario', 'a qué hora abrís'],
+        },
+      },
+    ];
+    const asked = await u.understand(input('what time is my appointment', { intents: bot }));
+    expect(asked.intent?.confidence ?? 0).toBeLessThan(DEFAULT_UNDERSTAND_THRESHOLD);
+    const askedEs = await u.understand(
+      input('a qué hora era mi cita', { intents: bot, locale: 'es' }),
+    );
+    expect(askedEs.intent?.confidence ?? 0).toBeLessThan(DEFAULT_UNDERSTAND_THRESHOLD);
+    // The same words as a request, or a question the intent's examples ask, stay confident.
+    for (const text of [
+      'move my appointment to another time',
+      'can I change my appointment time',
+    ]) {
+      const r = await u.understand(input(text, { intents: bot }));
+      expect(r.intent?.id, text).toBe('reschedule');
+      expect(r.intent?.confidence ?? 0, text).toBeGreaterThanOrEqual(DEFAULT_UNDERSTAND_THRESHOLD);
+    }
+    const hours = await u.understand(input('what time do you close', { intents: bot }));
+    expect(hours.intent?.id).toBe('hours');
+    // With no intent asking "what…", the bot never answers such questions: left as it was.
+    const actionsOnly = bot.filter((i) => i.id !== 'hours');
+    const alone = await u.understand(
+      input('what time is my appointment', { intents: actionsOnly }),
+    );
+    expect(alone.intent?.id).toBe('reschedule');
+    expect(alone.intent?.confidence ?? 0).toBeGreaterThanOrEqual(DEFAULT_UNDERSTAND_THRESHOLD);
+  });
+
   it('should be deterministic and list the next best intents as alternatives', async () => {
     const a = await u.understand(input('what time is my order arriving'));
     const b = await u.understand(input('what time is my order arriving'));

@@ -54,6 +54,15 @@ describe('typo correction', () => {
     expect(v.correct('life')).toBeUndefined(); // not "like"
     expect(v.correct('news')).toBeUndefined(); // not "new"
   });
+
+  it('should judge an inflected word with a short root by that root ("playing" is not "paying")', () => {
+    const known = vocabulary(['paying', 'booking']);
+    const fix = (word: string): string | undefined => known.correct(word, rootOf(word, 'en'));
+    expect(fix('playing')).toBeUndefined();
+    expect(fix('bookng')).toBe(rootOf('booking', 'en'));
+    expect(fix('payng')).toBe(rootOf('paying', 'en'));
+    expect(known.correct('playing')).toBe(rootOf('paying', 'en')); // without its root: the surface rule
+  });
 });
 
 describe('softmax model', () => {

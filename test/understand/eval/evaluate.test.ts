@@ -61,4 +61,34 @@ describe('evaluate', () => {
     expect(text).toContain('line 3: "where" track → order (0.70)');
     expect(text).toContain('50.0% of them taken confidently');
   });
+
+  it('should understand the first row once untimed before the timed run', async () => {
+    let calls = 0;
+    const counting: Understander = {
+      name: 'counting',
+      understand: () => Promise.resolve({ source: 'scripted', ms: ++calls }),
+    };
+    const r = await evaluate(counting, [], rows, { threshold: 0.6, now: 0 });
+    expect(calls).toBe(rows.length + 1);
+    // The first row's outcome (and timing) is the second call's, not the warm-up's.
+    expect(r.outcomes[0]?.understanding.ms).toBe(2);
+    expect(r.slowest.map((o) => o.understanding.ms)).not.toContain(1);
+    calls = 0;
+    await evaluate(counting, [], rows, { threshold: 0.6, now: 0, warmUp: false });
+    expect(calls).toBe(rows.length);
+  });
+
+  it('should print whole labels as confusion columns, cutting only past 12 characters', async () => {
+    const labelled = parseLabelledCsv(
+      'text,locale,intent,slots\nmove,en,reschedule,\nmove it,en,reschedule_delivery,\n',
+    );
+    const moving = table({
+      move: { source: 'scripted', intent: { id: 'reschedule', confidence: 0.9 } },
+      'move it': { source: 'scripted', intent: { id: 'reschedule', confidence: 0.9 } },
+    });
+    const text = formatEvalReport(await evaluate(moving, [], labelled, { threshold: 0.6 }));
+    const header = text.split('\n').find((l) => l.includes('reschedule')) ?? '';
+    expect(header.trim().split(/ +/)).toEqual(['reschedule', 'reschedule_…']);
+    expect(text).toMatch(/^reschedule_delivery +1 +\.$/m);
+  });
 });
