@@ -4,10 +4,15 @@
  * a slot about weight) goes to that slot; the others go to the remaining slots in their
  * order. "un"/"una" count as one only before a word naming the slot ("una pizza" for a
  * slot described "How many pizzas"). An `integer` slot never takes a fraction.
+ *
+ * An amount of time ("for 5 days", "una semana") goes only to a slot about its unit (its
+ * name or description says "days", "días", "nights"…); a week also fills a slot about days
+ * or nights (7 each) and an hour one about minutes (60) when no slot is about its own unit.
  */
 import type { SlotSpec, SlotValue } from '../types.js';
 import { fold, tokenize } from '../text/fold.js';
 import type { NumberMatch } from '../text/numbers.js';
+import type { DurationMatch, TimeUnit } from './entities/durations.js';
 import { stem } from './features.js';
 
 const PEOPLE = [
@@ -25,8 +30,30 @@ const PEOPLE = [
   'size',
 ];
 const MINUTES = ['minute', 'minuto', 'min', 'late', 'delay', 'wait', 'retraso', 'duration'];
-const NIGHTS = ['night', 'noche', 'stay', 'estancia'];
+const NIGHTS = ['night', 'noche', 'noch', 'stay', 'estancia'];
 const WEIGHT = ['weight', 'peso', 'kg', 'kilo'];
+
+/** Per unit of time: the words (stemmed) a slot about it would use. */
+const TIME_WORDS: Readonly<Record<TimeUnit, readonly string[]>> = {
+  minute: MINUTES,
+  hour: ['hour', 'hora', 'hr'],
+  day: ['day', 'dia', 'daily', 'diario', 'jornada'],
+  night: NIGHTS,
+  week: ['week', 'semana', 'weekly', 'semanal'],
+  month: ['month', 'mes', 'monthly', 'mensual'],
+  year: ['year', 'ano', 'age', 'edad', 'old', 'yr'],
+};
+
+/** A unit also read as so many of a smaller one, when no slot is about the unit itself. */
+const IN_OTHER_UNITS: Readonly<
+  Partial<Record<TimeUnit, readonly (readonly [TimeUnit, number])[]>>
+> = {
+  week: [
+    ['day', 7],
+    ['night', 7],
+  ],
+  hour: [['minute', 60]],
+};
 
 /** Units and the words a slot about them would use. */
 const UNITS: Record<string, readonly string[]> = {
@@ -100,6 +127,37 @@ export function assignNumbers(
     if (n === undefined) continue;
     out[slot.name] = { value: n.value, text: textOf(n) };
     used.add(n);
+  }
+  return out;
+}
+
+/** Amounts of time given to the `slots` about their unit, by slot name. */
+export function assignDurations(
+  durations: readonly DurationMatch[],
+  slots: readonly SlotSpec[],
+  textOf: (d: DurationMatch) => string,
+): Record<string, SlotValue> {
+  const out: Record<string, SlotValue> = {};
+  const words = new Map(slots.map((s) => [s, slotWords(s)] as const));
+  const about = (unit: TimeUnit, value: number): SlotSpec | undefined =>
+    slots.find(
+      (s) =>
+        out[s.name] === undefined &&
+        (s.kind !== 'integer' || Number.isInteger(value)) &&
+        TIME_WORDS[unit].some((w) => words.get(s)?.has(w) === true),
+    );
+  for (const d of durations) {
+    const own = about(d.unit, d.value);
+    if (own !== undefined) {
+      out[own.name] = { value: d.value, text: textOf(d) };
+      continue;
+    }
+    for (const [unit, times] of IN_OTHER_UNITS[d.unit] ?? []) {
+      const other = about(unit, d.value * times);
+      if (other === undefined) continue;
+      out[other.name] = { value: d.value * times, text: textOf(d) };
+      break;
+    }
   }
   return out;
 }

@@ -1,8 +1,9 @@
 /**
  * Slot filling: every kind's values are found in the text, then given to the slots that
  * take that kind, each stretch of text used once. Order: emails, phone numbers, amounts,
- * dates and times, `oneOf` choices, free-text places, then plain numbers (so the "5" of
- * "to 5 Main St" or of "at 5pm" is never a quantity).
+ * dates and times, `oneOf` choices, free-text places, amounts of time, then plain numbers
+ * (so the "5" of "to 5 Main St" or of "at 5pm" is never a quantity, and the "5" of "for 5
+ * days" goes only to a slot about days). A length of time ("for 2 days") is never a date.
  */
 import type { SlotSpec, SlotValue } from '../types.js';
 import { fold, localeRegion } from '../text/fold.js';
@@ -10,11 +11,12 @@ import { findNumbers, type NumberMatch } from '../text/numbers.js';
 import { findAmounts } from './entities/amount.js';
 import { findChoices } from './entities/choices.js';
 import { findDates, type DateMatch } from './entities/dates.js';
+import { findDurations } from './entities/durations.js';
 import { findEmails } from './entities/email.js';
 import { findPhones } from './entities/phone.js';
-import { Claims } from './entities/span.js';
+import { Claims, overlaps } from './entities/span.js';
 import { findPlaces } from './entities/text-slot.js';
-import { assignNumbers } from './assign-numbers.js';
+import { assignDurations, assignNumbers } from './assign-numbers.js';
 
 const PHONE_LIKE = /\d[\d\s().-]{4,}\d/;
 
@@ -88,8 +90,14 @@ export function extractSlots(
     text: at(a),
   }));
 
-  const dates = findDates(text, folded, ctx.language, ctx.timezone, ctx.now).filter(
+  // "for 2 days" is a length of time, not the day two days ahead (chrono reads it so);
+  // "in 2 days" is both, and a date slot may take it.
+  const durations = findDurations(folded, findNumbers(folded, ctx.language)).filter(
     (d) => !claims.taken(d),
+  );
+  const lengths = durations.filter((d) => !d.relative);
+  const dates = findDates(text, folded, ctx.language, ctx.timezone, ctx.now).filter(
+    (d) => !claims.taken(d) && !lengths.some((l) => overlaps(l, d)),
   );
   const taken = new Set<DateMatch>();
   for (const slot of slotsOf(specs, 'date', 'time', 'datetime')) {
@@ -111,9 +119,11 @@ export function extractSlots(
     out[slot.name] = { value, text: d.text };
     taken.add(d);
   }
-  // A date or time is never a quantity, even when no slot took it; an amount of time
-  // ("10 mins late") no date slot took is a number of minutes.
-  dates.filter((d) => d.duration !== true || taken.has(d)).forEach((d) => claims.claim(d));
+  // A date or time is never a quantity, even when no slot took it; an amount of time no
+  // date slot took ("in 10 mins", "for 5 days") is read below as a number of its unit.
+  dates
+    .filter((d) => taken.has(d) || !durations.some((x) => overlaps(x, d)))
+    .forEach((d) => claims.claim(d));
 
   for (const slot of slotsOf(specs, 'oneOf')) {
     const found = findChoices(folded, slot.choices ?? []).filter((c) => !claims.taken(c));
@@ -123,16 +133,22 @@ export function extractSlots(
     found.forEach((c) => claims.claim(c));
   }
 
+  // An amount of time is never a place's words ("in Leeds for two days") nor a count of
+  // anything else ("2 cars for 5 days").
+  const times = durations.filter((d) => !claims.taken(d));
+  times.forEach((d) => claims.claim(d));
+
   const places = findPlaces(text, claims, ctx.language);
   give(slotsOf(specs, 'text'), places, (p) => ({ value: p.value, text: p.value }));
 
+  const numeric = (): SlotSpec[] =>
+    slotsOf(specs, 'number', 'integer', 'amount').filter((s) => out[s.name] === undefined);
+  Object.assign(out, assignDurations(times, numeric(), at));
+
   const numbers = findNumbers(folded, ctx.language).filter((n: NumberMatch) => !claims.taken(n));
-  const numeric = slotsOf(specs, 'number', 'integer', 'amount').filter(
-    (s) => out[s.name] === undefined,
-  );
   Object.assign(
     out,
-    assignNumbers(folded, numbers, numeric, (n) => at(n)),
+    assignNumbers(folded, numbers, numeric(), (n) => at(n)),
   );
   return out;
 }

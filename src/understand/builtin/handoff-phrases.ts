@@ -1,7 +1,10 @@
 /**
  * The built-in ways to ask for a person, per language. They are scored like a bot's own
  * intent examples (same typo and word-order tolerance), so an intent of the bot that fits
- * better still wins.
+ * better still wins. A message counts as a request when it is close enough to one phrase
+ * (cosine 0.5), so the phrases pair each way of asking (talk, speak, connect, put me
+ * through) with each word for a person (agent, someone, staff, reception): "talk to an
+ * agent" is near neither "talk to a person" nor "connect me to an agent" alone.
  */
 
 /** Id of the handoff pseudo-intent inside the index (never returned as an intent). */
@@ -22,6 +25,11 @@ export const HANDOFF_PHRASES: Readonly<Record<string, readonly string[]>> = {
     'get me an operator',
     'is there a real person I can chat with',
     'transfer me to staff',
+    'can I talk to an agent',
+    'speak to an agent please',
+    'I would like to talk to a member of staff',
+    'can I speak to reception',
+    'talk to customer service',
   ],
   es: [
     'hablar con una persona',
@@ -34,5 +42,9 @@ export const HANDOFF_PHRASES: Readonly<Record<string, readonly string[]>> = {
     'comunícame con un asesor',
     'con un encargado',
     'hablar con un empleado',
+    'quiero hablar con un agente',
+    'puedo hablar con un asesor',
+    'hablar con recepción',
+    'hablar con atención al cliente',
   ],
 };

@@ -3,13 +3,17 @@
  * English and Spanish words. A word of a line also counts as the line's meaning, so a
  * message meets an example that says the same thing in other words or in the other
  * language ("scrap my order" / "cancel my order", "cuánto cuesta" / "how much"). It is
- * general vocabulary of ordering, delivery, accounts and support, written independently
- * of any bot's examples or test messages; bots add their own words through examples.
+ * general vocabulary of the businesses that run bots (ordering, delivery, banking,
+ * telecom, clinics, travel and rentals, retail, education, home services, beauty, events,
+ * property, transport) and of common complaints (pain, broken, bleeding, stuck), written
+ * from general knowledge, independently of any bot's examples or test messages; bots add
+ * their own words through examples. Words a bot's intents must tell apart stay on separate
+ * lines (book / cancel / move, price / pay, damage / missing).
  */
 import { rootOf, ROOT_LANGUAGES } from './roots.js';
 
 const LINES = `
-cancel scrap abort annul revoke withdraw cancelar anular cancela anula cancele
+cancel scrap abort annul revoke withdraw cancelar anular cancela anula cancele remove delete eliminar borrar
 change modify edit update alter amend swap switch replace cambiar modificar editar actualizar cambia modifica actualiza sustituir
 add include extra more anadir agregar incluir sumar mas
 order purchase buy pedido pedir compra comprar encargar encargo
@@ -20,16 +24,16 @@ collect pickup pick collection fetch recoger recogida
 track tracking status whereabouts seguimiento rastrear estado
 arrive arrival come turn reach llegar llega venir viene
 late delayed slow waiting wait still tarde retraso retrasado esperando esperar todavia
-price cost rate fee charge quote expensive cheap much precio coste costo tarifa cuesta vale cobrar presupuesto caro barato cuanto
+price cost rate fee charge quote expensive cheap much precio coste costo tarifa cuesta vale cobrar presupuesto caro barato cuanto fees charges rates tarifas
 menu list options selection catalogue carta menu opciones lista
-open opening close closing hours shut schedule horario abrir abierto cerrar cerrado horas
+open opening close closing hours shut schedule horario abrir abierto cerrar cerrado horas timetable abris abren
 day date tomorrow today week dia fecha manana hoy semana
 time hour hora horario
 address street home house location place direccion calle casa domicilio ubicacion sitio
 area zone region neighbourhood postcode district zona barrio region codigo
 phone number mobile cell telephone telefono numero movil celular
 email mail correo electronico
-damage damaged broken smashed crushed cracked torn ripped wet destroyed roto rota danado danada aplastado aplastada destrozado mojado
+damage damaged broken smashed crushed cracked torn ripped wet destroyed roto rota danado danada aplastado aplastada destrozado mojado broke chipped snapped romper rompio rompi rompe partido partida
 missing lost gone absent falta faltan perdido perdida
 complaint complain claim refund problem issue reclamacion queja quejar reclamar devolucion problema
 help support assistance ayuda soporte asistencia
@@ -37,7 +41,7 @@ allergy allergic allergen intolerance intolerant alergia alergico alergica alerg
 free without sin libre
 vegan vegetarian plant vegano vegana vegetariano vegetariana
 book reserve schedule arrange reservar programar agendar concertar
-move reschedule postpone rearrange mover aplazar posponer reprogramar
+move reschedule postpone rearrange mover aplazar posponer reprogramar rebook adelantar
 want need like quiero necesito gustaria quisiera
 see show view display check look consult ver mostrar ensenar consultar mirar revisar
 know tell say explain inform information info details saber decir explicar informar informacion info detalles datos
@@ -53,7 +57,7 @@ transfer wire transferencia transferir
 loan mortgage credit prestamo hipoteca
 return exchange devolver devolucion cambiar cambio
 refund reimburse reembolso reembolsar devolucion
-appointment slot visit consultation session cita turno visita consulta sesion
+appointment slot visit consultation session cita turno visita consulta sesion appt hueco huecos
 room suite bed habitacion cuarto cama
 night stay nights noche estancia noches
 guest people persons adults children kids person huesped personas adultos ninos
@@ -64,14 +68,14 @@ breakfast lunch dinner meal desayuno almuerzo comida cena
 haircut cut trim hair style corte cortar pelo cabello peinado
 colour color dye highlights tint tinte mechas color
 nails manicure pedicure unas manicura pedicura
-doctor dentist nurse physio medico dentista enfermera fisio
-sick ill pain hurt ache enfermo dolor duele malestar
+doctor dentist nurse physio medico dentista enfermera fisio surgeon gp physician specialist cirujano especialista
+sick ill pain hurt ache enfermo dolor duele malestar painful sore aching toothache headache agony doler duelen dolorido dolorida molestia molestias
 prescription medicine medication pills receta medicamento medicina pastillas
-insurance policy cover coverage seguro poliza cobertura
+insurance policy cover coverage seguro poliza cobertura insured insurer insurers covered cubre cubren cubierto asegurado aseguradora mutua
 plan subscription contract membership tarifa suscripcion contrato membresia abono
 internet wifi connection broadband fibre signal red conexion fibra senal
-slow outage down offline working lento caido caida funciona
-bug error fault failure glitch fallo falla averia
+slow outage down offline working lento caido caida funciona arranca arrancar arranque enciende
+bug error fault failure glitch fallo falla averia breakdown estropeado estropeada averiado averiada
 fix repair solve resolve arreglar reparar solucionar resolver
 install setup installation instalar instalacion configurar
 upgrade improve mejorar ampliar
@@ -89,13 +93,80 @@ hello hi hey greetings morning afternoon evening hola buenas saludos
 bye goodbye later adios chao hasta
 yes yeah yep sure correct right exactly si claro vale correcto exacto
 no nope nah not wrong incorrect no tampoco incorrecto
-person human agent someone representative operator staff persona humano agente alguien asesor operador empleado
-urgent emergency asap quickly urgente emergencia rapido pronto
+person human agent someone representative operator staff persona humano agente alguien asesor operador empleado reception receptionist recepcion recepcionista
+urgent emergency asap quickly urgente emergencia rapido pronto urgently urgencia urgencias
 now immediately today ahora ya inmediatamente
 again repeat another otra otro repetir nuevo
 wrong mistake incorrect error equivocado equivocacion incorrecto
-week weekend monday tuesday wednesday thursday friday saturday sunday semana lunes martes miercoles jueves viernes sabado domingo
+week weekend monday tuesday wednesday thursday friday saturday sunday semana lunes martes miercoles jueves viernes sabado domingo finde
 price prices pricing costs precios
+talk speak chat hablar charlar conversar
+tooth teeth molar molars diente dientes muela muelas dentadura
+gum gums encia encias
+filling fillings crown crowns empaste empastes corona coronas
+bleed bleeding bled blood sangra sangrar sangrado sangre sangrando
+swollen swelling swell inflamed inflammation hinchado hinchada hinchazon inflamado inflamada inflamacion
+injury injured accident crash crashed knocked fell fall lesion herido herida golpe golpeado accidente choque chocado caido caida
+clinic surgery practice hospital clinica consultorio ambulatorio
+patient patients paciente pacientes
+checkup examination revision chequeo reconocimiento
+cleaning clean hygiene limpieza limpiar higiene
+extraction pull extraccion sacar
+treatment therapy procedure tratamiento terapia procedimiento
+vaccine vaccination jab vacuna vacunacion
+test scan xray analysis results prueba radiografia analisis resultados
+fever temperature cough flu fiebre tos resfriado gripe
+car cars vehicle van coche coches vehiculo furgoneta
+drive driver driving drivers conducir conductor conductora manejar
+licence license licencia carnet
+tyre tire tyres tires wheel puncture rueda neumatico neumaticos pinchazo pinchado pinchada reventon
+battery batteries bateria baterias
+fuel petrol diesel gasoline gasolina combustible gasoil
+key keys llave llaves
+engine motor
+tow towing grua remolque remolcar
+airport terminal aeropuerto
+station train railway estacion tren
+flight plane vuelo avion
+hotel hostel apartment accommodation lodging hostal apartamento alojamiento
+luggage baggage suitcase equipaje maleta maletas
+trip journey travel holiday vacation viaje viajar vacaciones
+shop store tienda comercio
+warranty guarantee garantia
+message sms text mensaje mensajes
+roaming abroad extranjero
+atm cashpoint cajero
+fraud scam fraudulent fraude estafa
+interest interes intereses
+deposit fianza deposito
+course courses class classes lesson lessons curso cursos clase clases leccion lecciones
+enrol enroll register registration signup inscribir inscripcion matricula matricular apuntar apuntarme
+teacher tutor instructor trainer profesor profesora monitor entrenador
+exam exams examen examenes
+plumber plumbing fontanero fontaneria
+electrician electricity electric electricista electricidad
+light lights lamp luz luces lampara
+leak leaking leaks drip fuga gotea gotera goteo
+boiler heating heater caldera calefaccion
+water agua
+pipe pipes tuberia tuberias
+stuck jammed clogged trapped atascado atascada atrapado atrapada
+technician tecnico tecnica
+massage masaje masajes
+wax waxing depilacion depilar cera
+makeup maquillaje
+eyebrows lashes eyelashes cejas pestanas
+event party wedding birthday celebration evento fiesta boda cumpleanos celebracion
+sell selling sale vender venta
+property properties flat propiedad propiedades inmueble vivienda piso
+landlord tenant owner casero propietario inquilino
+bus coach autobus
+taxi cab
+route ruta trayecto
+document documents documentation paperwork documento documentos documentacion papeles
+passport identification identity pasaporte dni identidad
+age old young edad joven
+minimum least minimo minima
 `;
 
 /** Per language (`''` for languages without a stemmer): word root → meaning. */

@@ -1,7 +1,9 @@
 /**
  * `oneOf` values in free text: each value and its synonyms matched word by word, folded
- * (case and accents ignored), plurals stripped, and one typo allowed per word of 4+
- * letters (two from 8 letters) by Levenshtein distance (fastest-levenshtein).
+ * (case and accents ignored); a value of several words matches only in full, each word by
+ * its root (plurals and other endings: "check-ups" for "check-up", "limpiezas" for
+ * "limpieza") or with one typo per word of 4+ letters (two from 8 letters) by Levenshtein
+ * distance (fastest-levenshtein).
  */
 import { distance } from 'fastest-levenshtein';
 import type { SlotChoice } from '../../types.js';
@@ -35,9 +37,17 @@ function sameRoot(a: Roots, b: Roots): boolean {
   return (a.en !== '' && a.en === b.en) || (a.es !== '' && a.es === b.es);
 }
 
+/**
+ * Whether `a` is `b` with a plural ending, for the short words roots leave out: the "ups"
+ * of "check-ups" is the "up" of "check-up", "bbqs" is "bbq".
+ */
+function pluralOf(a: string, b: string): boolean {
+  return b.length >= 2 && (a === `${b}s` || a === `${b}es`);
+}
+
 /** Edits between two words (stemmed `sa`/`sb`, roots `a`/`b`), when within a typo's reach. */
 function wordEdits(sa: string, sb: string, a: Roots, b: Roots): number | undefined {
-  if (sa === sb || sameRoot(a, b)) return 0;
+  if (sa === sb || sameRoot(a, b) || pluralOf(sa, sb) || pluralOf(sb, sa)) return 0;
   const shortest = Math.min(sa.length, sb.length);
   if (shortest < 4) return undefined;
   const max = shortest >= 8 ? 2 : 1;

@@ -12,8 +12,6 @@ export interface DateMatch extends Span {
   readonly date?: string;
   /** `HH:MM`, when the text names an hour. */
   readonly time?: string;
-  /** An amount of time from now ("10 mins", "in 2 hours"): also a plain number of minutes or hours. */
-  readonly duration?: true;
   readonly text: string;
 }
 
@@ -71,8 +69,6 @@ const TIME_CUE =
 const PM_AFTER = /^\s*(?:de la|por la) (?:tarde|noche)\b/;
 const AM_AFTER = /^\s*(?:de la|por la) manana\b/;
 const PASADO_BEFORE = /pasado\s+$/;
-const DURATION =
-  /^(?:in\s+|en\s+|dentro\s+de\s+)?\d+\s*(?:mins?|minutes?|minutos?|hrs?|hours?|horas?)$/;
 /** A digit, or a word of a date or time in English or Spanish (folded), as chrono reads them. */
 const DATE_HINT = new RegExp(
   '\\d|\\b(?:' +
@@ -179,7 +175,6 @@ function parseDates(
           ? { date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}` }
           : {}),
         ...(hasTime ? { time: `${pad(hour)}:${pad(s.get('minute') ?? 0)}` } : {}),
-        ...(DURATION.test(folded.slice(start, end)) ? { duration: true as const } : {}),
       });
     }
     if (out.length > 0) return out;
