@@ -28,7 +28,7 @@ export type {
   HandleResult,
   ReadOnlyApi,
 } from './engine/types.js';
-export { defineBot, loadBot, resolveBot, reloadFlowSources } from './bot/index.js';
+export { defineBot, loadBot, resolveBot, reloadFlowSources, intentsOf } from './bot/index.js';
 export type {
   BotDefinition,
   BotDefinitionInput,

@@ -34,6 +34,7 @@ describe('package entry points', () => {
       'evaluate',
       'parseLabelledCsv',
       'formatEvalReport',
+      'intentsOf',
     ] as const) {
       expect(typeof switchboard[name], name).toBe('function');
     }

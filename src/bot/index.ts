@@ -12,4 +12,5 @@ export { loadBot } from './load-bot.js';
 export { defineHandler, handlerInfo } from './define-handler.js';
 export type { DeclaredHandler } from './define-handler.js';
 export { reloadFlowSources } from './reload-flow-sources.js';
+export { intentsOf } from './resolve-understanding.js';
 export type { ReloadSourcesOptions } from './reload-flow-sources.js';
