@@ -406,9 +406,10 @@ through MessagingClient + limiter against the sandbox (which answers 429 itself)
 the client's sleep advances; the share is the last full minute. Memory: 100,000 conversations, one inbound message
 each, through the real engine into a MemoryStore, in a fresh process, with the conversation journal on as \`switchboard
 run\` has it (its options from the environment over the defaults; SWITCHBOARD_JOURNAL=0 measures without it); RSS after GC right after the fill, and idle: once
-the process has sat still until V8's memory reducer stopped shrinking the heap (heap size unchanged for 10 s after a
-shrink, at most 90 s; no compaction forced). The fill leaves ~1.9× the live heap as committed old space; an idle
-process gives it back by itself within ~20–30 s.
+the process has sat still until V8's memory reducer stopped shrinking the heap (heap size unchanged for 110 s after a
+shrink, longer than V8's 100 s memory-reducer watchdog; at most 330 s; no compaction forced). The fill leaves ~1.9×
+the live heap as committed old space; an idle process gives it back by itself, in steps, within ~20–210 s (later on a
+loaded machine).
 Polling: the bot runs in its own process as \`switchboard run --poll 1s\` starts it (startWorker: SQLite state file,
 journaled limiter, poll leader; no callbacks), so that its timing is not disturbed by the sandbox and the message
 injector, which share this process, as the real API is remote. The sandbox (real clock, the spec's read budget,
