@@ -21,6 +21,7 @@ import { statSync } from 'node:fs';
 import type { SendRequest } from '../src/messages/index.js';
 import type { SendResult } from '../src/api/send-result.js';
 import { createBot } from '../src/engine/create-bot.js';
+import { resolveJournalOptions } from '../src/journal/journal.js';
 import type { EngineClient, IngestEvent } from '../src/engine/types.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
@@ -36,6 +37,9 @@ const settledRss = (): NodeJS.MemoryUsage => {
   for (let i = 0; i < 3; i++) gc?.();
   return process.memoryUsage();
 };
+
+/** The journal as `switchboard run` keeps it (environment over the defaults: on). */
+const journal = resolveJournalOptions(undefined, process.env);
 
 const convId = (i: number): string => `conv_g_${i}`;
 const phoneOf = (i: number): string => `+1556${String(i).padStart(7, '0')}`;
@@ -109,6 +113,7 @@ async function templateWrites(store: Store, index: number): Promise<Call[]> {
     api: { client: instantClient() },
     store: recording,
     tickMs: 0,
+    journal,
   });
   await bot.start();
   await bot.handle(inbound(index, `m_g_${index}`, 'hi'));
@@ -215,7 +220,7 @@ async function measure(): Promise<void> {
     pending.delete(body.slice(4));
     if (measuring) latencies.push(performance.now() - started);
   });
-  const bot = createBot({ flows: [benchFlow()], api: { client }, store, tickMs: 250 });
+  const bot = createBot({ flows: [benchFlow()], api: { client }, store, tickMs: 250, journal });
   await bot.start();
   // Message ids differ from one measuring process to the next (rounds share the file,
   // and dedup would drop a repeated id).

@@ -17,6 +17,9 @@ const Figures = z.object({
   avgDocBytes: z.number(),
   maxDocBytes: z.number(),
   avgSnapshotBytes: z.number(),
+  journalOn: z.boolean(),
+  avgJournalBytes: z.number(),
+  avgJournalEntries: z.number(),
 });
 export type MemoryFigures = z.infer<typeof Figures>;
 

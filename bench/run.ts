@@ -289,13 +289,13 @@ if (runs('rss')) {
   const mem = await memoryRss(100_000);
   row(
     'snapshot size (conversation document)',
-    `${f(mem.avgDocBytes)} B avg, ${f(mem.maxDocBytes)} B max (XState part ${f(mem.avgSnapshotBytes)} B)`,
+    `${f(mem.avgDocBytes)} B avg, ${f(mem.maxDocBytes)} B max (XState part ${f(mem.avgSnapshotBytes)} B; journal ${mem.journalOn ? `on: ${f(mem.avgJournalEntries, 1)} entries, ${f(mem.avgJournalBytes)} B` : 'off'})`,
     '≤ 1 KB',
     mem.maxDocBytes <= 1024,
   );
   row(
     'RSS for 100k idle conversations (memory store)',
-    `idle: +${f(mem.idleRssDeltaMb)} MB (heap +${f(mem.idleHeapDeltaMb)} MB; process ${f(mem.idleRssMb)} MB; heap settled after ${f(mem.idleSeconds)} s idle); right after the fill: +${f(mem.rssDeltaMb)} MB (heap +${f(mem.heapDeltaMb)} MB)`,
+    `idle: +${f(mem.idleRssDeltaMb)} MB, journal ${mem.journalOn ? 'on' : 'off'} (heap +${f(mem.idleHeapDeltaMb)} MB; process ${f(mem.idleRssMb)} MB; heap settled after ${f(mem.idleSeconds)} s idle); right after the fill: +${f(mem.rssDeltaMb)} MB (heap +${f(mem.heapDeltaMb)} MB)`,
     '≤ 250 MB (idle)',
     mem.idleRssDeltaMb <= 250,
   );
@@ -413,10 +413,12 @@ fresh process; one warm-up run of each, then 5 rounds of engine, raw and engine 
 back; medians, ratio = median of the per-round ratios. Send budget: two keys on two numbers of one workspace saturated
 through MessagingClient + limiter against the sandbox (which answers 429 itself), time simulated by a ManualClock that
 the client's sleep advances; the share is the last full minute. Memory: 100,000 conversations, one inbound message
-each, through the real engine into a MemoryStore, in a fresh process; RSS after GC right after the fill, and idle: once
-the process has sat still until V8's memory reducer stopped shrinking the heap (heap size unchanged for 10 s after a
-shrink, at most 90 s; no compaction forced). The fill leaves ~1.9× the live heap as committed old space; an idle
-process gives it back by itself within ~20–30 s.
+each, through the real engine into a MemoryStore, in a fresh process, with the conversation journal on as \`switchboard
+run\` has it (its options from the environment over the defaults; SWITCHBOARD_JOURNAL=0 measures without it); RSS after GC right after the fill, and idle: once
+the process has sat still until V8's memory reducer stopped shrinking the heap (heap size unchanged for 110 s after a
+shrink, longer than V8's 100 s memory-reducer watchdog; at most 330 s; no compaction forced). The fill leaves ~1.9×
+the live heap as committed old space; an idle process gives it back by itself, in steps, within ~20–210 s (later on a
+loaded machine).
 Polling: the bot runs in its own process as \`switchboard run --poll 1s\` starts it (startWorker: SQLite state file,
 journaled limiter, poll leader; no callbacks), so that its timing is not disturbed by the sandbox and the message
 injector, which share this process, as the real API is remote. The sandbox (real clock, the spec's read budget,
@@ -427,7 +429,8 @@ feeding it to a machine (wall clock, same host), for every message. Read budget:
 sliding 1 s and 60 s window. The bot answers each message once (flow of two alternating asks), 6 sends/s, inside the
 send budget. Growth: SQLite state files of 1,000 and 1,000,000 idle conversations, each filled in its own process: one
 template conversation goes through the real engine (one inbound message) on a store that records its writes, and its
-net writes (inbox dedup mark, two contact keys, the ~500 B document, the send record; leases are swept anyway) are
+net writes (inbox dedup mark, two contact keys, the document with its journal on as \`run\` has it, the send record;
+leases are swept anyway) are
 replayed for every conversation through the SqliteStore API with its own ids (the full engine fills ~3,400
 conversations/s here: 5 minutes for 1M). Each file is then served by a fresh process (--expose-gc): createBot on the
 SqliteStore (timer loop and sweeper on, like \`run\`), in-process API client, inbound messages at a fixed 250/s, each

@@ -1,9 +1,12 @@
 /**
  * A read-only view of a SQLite state file for operations (`switchboard inspect`,
- * `switchboard conversations`): it opens the file with SQLite's read-only flag, takes no
- * holder record and never writes, so it runs beside the bot that holds the file.
+ * `switchboard conversations`, `switchboard studio --attach`): it opens the file
+ * read-only (`mode=ro`) with `PRAGMA query_only`, takes no holder record and never
+ * writes, so it runs beside the bot that holds the file.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
 import { systemClock, type Clock } from '../core/clock.js';
 import { parseStored, storedSendSchema } from './redis-store-schemas.js';
@@ -15,6 +18,29 @@ import { fromJson } from './to-json.js';
 /** The state file cannot be read (absent, not a state file, or of a newer schema). */
 export class StateFileReadError extends Error {
   override readonly name = 'StateFileReadError';
+}
+
+/**
+ * Opens a state file for reading only: a `file:` URI with `mode=ro` (SQLite's read-only
+ * open; libsql ignores the `readonly` constructor option, so it cannot be used), and
+ * `PRAGMA query_only` on top, so that a statement that would write through this
+ * connection (a bug) is refused with SQLITE_READONLY instead of touching the file a
+ * running bot holds.
+ * @example
+ * const db = openStateFileReadOnly('.switchboard/state.db');
+ * db.exec('DELETE FROM conversations'); // throws: attempt to write a readonly database
+ */
+export function openStateFileReadOnly(path: string): Database.Database {
+  // A URI, so the path is percent-encoded ('?', '#' and '%' are literal in a file name).
+  const db = new Database(`${pathToFileURL(resolve(path)).href}?mode=ro`);
+  try {
+    db.exec('PRAGMA query_only = 1');
+    db.exec('PRAGMA busy_timeout = 5000');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
 }
 
 /**
@@ -38,9 +64,8 @@ export class SqliteStateReader {
   constructor(path: string, options: { readonly clock?: Clock } = {}) {
     if (!existsSync(path)) throw new StateFileReadError(`${path}: no such state file`);
     this.#clock = options.clock ?? systemClock;
-    this.#db = new Database(path, { readonly: true, fileMustExist: true });
+    this.#db = openStateFileReadOnly(path);
     try {
-      this.#db.exec('PRAGMA busy_timeout = 5000');
       const meta = this.#db
         .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
         .raw()
