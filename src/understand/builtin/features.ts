@@ -41,6 +41,8 @@ const NUMBER_FEATURE = 'w:#';
 const CHOICE_WEIGHT = 1;
 const QUESTION_WEIGHT = 0.6;
 const MEANING_WEIGHT = 0.4;
+/** Weight of a word no example uses whose lexicon meaning stands in for it. */
+const UNKNOWN_MEANT_WEIGHT = 0.5;
 
 import { stem } from '../text/roots.js';
 
@@ -260,8 +262,17 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
       const corrected = ctx.vocabulary.correct(raw, word);
       if (corrected !== undefined) word = corrected;
     }
-    add(features, `w:${word}`, 1);
     const meaning = meaningOf(word, language);
+    // A word no example uses ("tarifas") but whose meaning they do ("rates") says that
+    // meaning in full; the word itself, unknown, weighs half (it still tells a message
+    // about something else). At its full weight, unknown, it drowned its meaning: a
+    // message of one such word scored nothing.
+    if (meaning !== undefined && ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      add(features, `k:${meaning}`, 1);
+      add(features, `w:${word}`, UNKNOWN_MEANT_WEIGHT);
+      return;
+    }
+    add(features, `w:${word}`, 1);
     if (meaning !== undefined) add(features, `k:${meaning}`, MEANING_WEIGHT);
     // A shared beginning catches other forms of a word: allerg(ic|y|ens), entreg(a|ar).
     if (word.length > PREFIX_LENGTH) {

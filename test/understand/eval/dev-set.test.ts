@@ -51,17 +51,18 @@ const heldout = async (domain: string, folder = 'heldout') => {
 describe('builtin understander on the labelled sets', () => {
   it.each([
     // domain, intent accuracy, slot accuracy, confident-wrong on out-of-scope (max);
-    // measured 2026-11-28 (threshold 0.6): pizza 86.7 / 97.0 / 0, courier 90.4 / 87.3 / 0,
-    // salon 85.6 / 93.0 / 4.2 (1 of 24), card 86.9 / 95.3 / 0, restaurant 85.0 / 93.1 / 5.0
-    // (1 of 20), telecom 91.5 / 82.9 / 0, gym 93.0 / 94.9 / 6.3 (1 of 16).
-    ['pizza', 0.86, 0.96, 0.05],
-    ['courier', 0.89, 0.86, 0.05],
-    ['salon', 0.85, 0.92, 0.05],
-    ['card', 0.86, 0.94, 0.05],
-    ['restaurant', 0.84, 0.92, 0.05],
+    // measured 2026-11-28 (threshold 0.6, after issue #30's lexicon fixes): pizza 90.5 /
+    // 97.0 / 0, courier 91.9 / 87.3 / 0, salon 85.6 / 95.3 / 4.2 (1 of 24), card 88.8 / 95.3
+    // / 0, restaurant 88.1 / 93.8 / 5.0 (1 of 20), telecom 90.6 / 85.4 / 0, gym 93.0 / 96.2 /
+    // 6.3 (1 of 16).
+    ['pizza', 0.89, 0.96, 0.05],
+    ['courier', 0.9, 0.86, 0.05],
+    ['salon', 0.85, 0.94, 0.05],
+    ['card', 0.87, 0.94, 0.05],
+    ['restaurant', 0.87, 0.92, 0.05],
     // heldout2/: written later; measured before two general fixes their misses suggested.
-    ['telecom', 0.9, 0.82, 0.05],
-    ['gym', 0.92, 0.93, 0.07],
+    ['telecom', 0.9, 0.84, 0.05],
+    ['gym', 0.92, 0.95, 0.07],
   ] as const)('should keep %s at its measured figures', async (domain, intents, slots, wrong) => {
     const set =
       domain === 'pizza' || domain === 'courier'
