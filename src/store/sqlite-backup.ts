@@ -173,6 +173,10 @@ export function restoreStateFile(
   copyFileSync(backup, target);
   // Opened once as the bot will open it: the schema is brought up to date here.
   const db = openStateFile(target);
+  // Leases in the copy were held by the process that wrote the source file, which never
+  // opens this one: released (tokens kept, so fencing tokens still only grow), or the
+  // restored bot would wait out each one before answering those conversations.
+  db.prepare("UPDATE leases SET owner = '', expires_at = 0 WHERE owner <> ''").run();
   releaseStateFile(db, target);
   db.close();
   return { file: target, previous, conversations: facts.conversations, identity: facts.identity };

@@ -143,6 +143,31 @@ describe('backup and restore of the SQLite state file', () => {
     }
   });
 
+  it('should release in the restored file the leases the source process held', async () => {
+    const source = join(dir, 'leased.db');
+    await stateWith(source, 2, 'leases');
+    // A live process holds a conversation and a named lease when the backup is taken.
+    const live = new SqliteStore({ path: source });
+    const now = Date.now();
+    const held = await live.acquireLease('conv:c0', 'worker-live', 60_000, now);
+    expect(held).toBeDefined();
+    await live.acquireLease('poll-leader', 'worker-live', 60_000, now);
+    const backup = join(dir, 'leased-backup.db');
+    backupStateFile(source, backup);
+    await live.close();
+    const target = join(dir, 'leased-restored.db');
+    restoreStateFile(backup, target, { keyId: KEY_ID, label: 'leases' });
+    const again = new SqliteStore({ path: target });
+    try {
+      // Another owner takes both at once, and the conversation's token still grows.
+      const taken = await again.acquireLease('conv:c0', 'worker-new', 60_000, now + 1);
+      expect(taken?.token).toBeGreaterThan(held?.token ?? Infinity);
+      expect(await again.acquireLease('poll-leader', 'worker-new', 60_000, now + 1)).toBeDefined();
+    } finally {
+      await again.close();
+    }
+  });
+
   it('should refuse a backup of another key or label, and restore it with force', async () => {
     const source = join(dir, 'other.db');
     await stateWith(source, 3, 'blue');
