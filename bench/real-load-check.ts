@@ -28,6 +28,8 @@ export interface ReplyCheck {
   readonly missing: number;
   /** Greetings (first send of a reply) that are not the expected text. */
   readonly unexpected: number;
+  /** Sends left out of the count because they match `options.timerSend` (a flow's own timers). */
+  readonly timerSends: number;
   /** Inbound message (in the window) → the last send of its reply accepted, ms. */
   readonly p50Ms: number;
   readonly p99Ms: number;
@@ -44,6 +46,13 @@ export function checkReplies(
   sent: readonly SentItem[],
   sendsPerInbound: number,
   greeting: RegExp,
+  options: {
+    /**
+     * Sends a flow makes of its own (e.g. an idle goodbye after 30 minutes): not replies,
+     * counted apart and left out, so a long run's check counts replies only.
+     */
+    readonly timerSend?: RegExp;
+  } = {},
 ): ReplyCheck {
   const byContact = new Map<string, { in: Injected[]; out: SentItem[] }>();
   const entry = (phone: string): { in: Injected[]; out: SentItem[] } => {
@@ -52,7 +61,11 @@ export function checkReplies(
     return e;
   };
   for (const i of injected) entry(i.phone).in.push(i);
-  for (const s of sent) entry(s.to).out.push(s);
+  let timerSends = 0;
+  for (const s of sent) {
+    if (options.timerSend?.test(s.text ?? '') === true) timerSends++;
+    else entry(s.to).out.push(s);
+  }
   let wrongCount = 0;
   let extra = 0;
   let missing = 0;
@@ -78,6 +91,7 @@ export function checkReplies(
     extra,
     missing,
     unexpected,
+    timerSends,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: latencies.at(-1) ?? 0,

@@ -116,7 +116,7 @@ function rowsOf(store: string, runs: readonly RealLoadFigures[]): RealRow[] {
     },
     {
       figure: `real load, ${name}: replies`,
-      measured: `every contact answered exactly once: ${once ? 'yes' : 'NO'} (${runs.map((r) => `${f(r.replies.injected)} messages from ${f(r.replies.contacts)} contacts: ${r.replies.missing} sends missing, ${r.replies.extra} extra, ${r.replies.unexpected} unexpected, ${r.errorLines} warn/error lines`).join('; ')}); reply latency p50 ${f(mid.replies.p50Ms)} ms, p99 ${f(mid.replies.p99Ms)} ms, max ${f(mid.replies.maxMs)} ms; RSS ${f(mid.rssStartMb)} → ${f(mid.rssMidMb)} (half-way) → ${f(mid.rssEndMb)} MB (max ${f(mid.rssMaxMb)})`,
+      measured: `every contact answered exactly once: ${once ? 'yes' : 'NO'} (${runs.map((r) => `${f(r.replies.injected)} messages from ${f(r.replies.contacts)} contacts: ${r.replies.missing} sends missing, ${r.replies.extra} extra, ${r.replies.unexpected} unexpected, ${r.errorLines} warn/error lines${r.replies.timerSends > 0 ? `; ${r.replies.timerSends} idle goodbyes of the flow's 30-minute timeout left out` : ''}`).join('; ')}); reply latency p50 ${f(mid.replies.p50Ms)} ms, p99 ${f(mid.replies.p99Ms)} ms, max ${f(mid.replies.maxMs)} ms; RSS ${f(mid.rssStartMb)} → ${f(mid.rssMidMb)} (half-way) → ${f(mid.rssEndMb)} MB (max ${f(mid.rssMaxMb)})${lastTenMinutes(mid.rssPerMinute)}`,
       target: 'exactly once, 0 errors',
       pass: once,
     },
@@ -127,4 +127,13 @@ function rowsOf(store: string, runs: readonly RealLoadFigures[]): RealRow[] {
       pass: status <= 0.1,
     },
   ];
+}
+
+/** For a window of 20 minutes or more: RSS over its last 10 minutes, sampled once a minute. */
+function lastTenMinutes(perMinute: readonly number[]): string {
+  if (perMinute.length < 21) return '';
+  const last = perMinute.slice(-11);
+  const first = last[0] ?? 0;
+  const max = Math.max(...last);
+  return `; last 10 minutes: ${f(first)} → ${f(last.at(-1) ?? 0)} MB (max ${f(max)}, +${f(max - first)} MB; per minute ${last.map((mb) => f(mb)).join(' ')})`;
 }

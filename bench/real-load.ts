@@ -72,6 +72,8 @@ export interface RealLoadFigures {
   readonly rssMaxMb: number;
   /** RSS half-way through the window (levelling off: compare start → middle → end). */
   readonly rssMidMb: number;
+  /** RSS at the window's start and then once a minute (MB). */
+  readonly rssPerMinute: readonly number[];
   readonly replies: ReplyCheck;
   readonly statusCallbacks: number;
   /** Bot CPU per status callback, the idle process's CPU over as long taken off. */
@@ -86,6 +88,8 @@ const root = fileURLToPath(
   new URL(import.meta.url.endsWith('.js') ? '../..' : '..', import.meta.url),
 );
 const GREETING = /^Hi .*support desk assistant/;
+/** support-desk's idle timeout (30 minutes, flows/support-desk.yaml): a long run sees some. */
+const IDLE_GOODBYE = /^I'll close this chat for now/;
 const SECRET = 'bench-real-callback-secret';
 const KEY = 'sk_bench_real_0123456789';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -289,10 +293,14 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
   };
   let rssMaxMb = start.bot.rssMb;
   let rssMidMb = start.bot.rssMb;
+  /** RSS once a minute through the window: [ms since the window's start, MB]. */
+  const rssPerMinute: [number, number][] = [[0, start.bot.rssMb]];
   const rssTimer = setInterval(() => {
     const { rssMb } = procSample(pid);
+    const since = Date.now() - start.at;
     rssMaxMb = Math.max(rssMaxMb, rssMb);
-    if (Date.now() - start.at <= (options.windowSec * 1000) / 2) rssMidMb = rssMb;
+    if (since <= (options.windowSec * 1000) / 2) rssMidMb = rssMb;
+    if (since >= rssPerMinute.length * 60_000) rssPerMinute.push([since, rssMb]);
   }, 2000);
   await sleep(options.windowSec * 1000);
   const end = {
@@ -320,7 +328,7 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
     await sleep(500);
   }
   await sleep(8_000);
-  const replies = checkReplies(injected, sent, 2, GREETING);
+  const replies = checkReplies(injected, sent, 2, GREETING, { timerSend: IDLE_GOODBYE });
 
   // Status phase: the idle bot first (its ticks and polls), then status callbacks alone.
   const idle0 = procSample(pid);
@@ -373,6 +381,7 @@ export async function realLoad(options: RealLoadOptions): Promise<RealLoadFigure
     rssEndMb: end.bot.rssMb,
     rssMaxMb,
     rssMidMb,
+    rssPerMinute: rssPerMinute.map(([, mb]) => mb),
     replies,
     statusCallbacks: total,
     statusCpuMs,

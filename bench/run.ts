@@ -446,7 +446,7 @@ under the 600/min of a number), 60% new contacts writing "hi", 40% contacts who 
 message brings the two-send greeting. Warm-up, then the window: CPU = user + system of the bot process from
 /proc/<pid>/stat (all its threads) over the window / messages injected in it, and its main thread alone
 (/proc/<pid>/task/<pid>/stat); API requests and callbacks per message from the sandbox's counts; store operations
-from the bot's switchboard_store_operations_total; RSS from /proc/<pid>/status at the window's start, half-way and end. After the window: every contact must have exactly 2 sends per message, the first of each the
+from the bot's switchboard_store_operations_total; RSS from /proc/<pid>/status at the window's start, half-way and end (and once a minute: a window of 20 minutes or more prints its last 10). After the window: every contact must have exactly 2 sends per message (the flow's own 30-minute idle goodbyes, which a long window lets fire, counted apart), the first of each the
 greeting; latency = message injected → its second send accepted. The floor (bench/floor-server.ts: node:http, HMAC
 check, one libsql transaction, two fetch POSTs to a sink) gets the same messages as signed callbacks in the same run.
 Status row: after the drain, the idle bot's CPU over 15 s, then 40 signed status callbacks/s (delivered/read of sends
