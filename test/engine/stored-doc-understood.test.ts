@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationDoc, UnderstoodRecord } from '../../src/engine/conversation-doc.js';
 import { STORED_DOC_VERSION, parseStoredDoc, toStoredDoc } from '../../src/engine/stored-doc.js';
+import { initialRouting } from '../../src/flows/machine-context.js';
 import { contact, viaJson } from './stored-doc-fixtures.js';
 
 /** A compiled flow machine's snapshot (compactable) or a hand-written one (stored whole). */
 function snapshot(compactable: boolean): Record<string, unknown> {
-  const routing = compactable
-    ? {
-        attempts: 0,
-        pending: null,
-        timer: null,
-        windows: [],
-        lastError: null,
-        failed: null,
-        humanOwned: false,
-      }
-    : {};
+  // Compactable: the routing fields at their initial values, which the compact form leaves out.
+  const routing = compactable ? initialRouting() : {};
   return {
     status: 'active',
     value: 'askQty',
