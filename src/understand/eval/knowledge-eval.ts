@@ -7,7 +7,7 @@
  */
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import { DEFAULT_KNOWLEDGE_THRESHOLD } from '../knowledge/knowledge-base.js';
-import { csvRecords, LabelledCsvError } from './labelled-csv.js';
+import { labelledTable, LabelledCsvError } from './labelled-csv.js';
 
 /** One labelled question. */
 export interface KnowledgeRow {
@@ -48,33 +48,14 @@ const REQUIRED = ['text', 'locale', 'source'] as const;
  * parseKnowledgeCsv('text,locale,source\ndo you deliver to Leeds?,en,faq.md#Delivery\n');
  */
 export function parseKnowledgeCsv(text: string): KnowledgeRow[] {
-  const all = csvRecords(text.replace(/^\uFEFF/, ''));
-  const header = all[0];
-  if (header === undefined)
-    throw new LabelledCsvError('the file is empty; expected a header row text,locale,source', 1);
-  const columns = header.fields.map((f) => f.trim().toLowerCase());
-  for (const name of REQUIRED)
-    if (!columns.includes(name))
-      throw new LabelledCsvError(
-        `the header has no "${name}" column (found: ${columns.join(', ')})`,
-        header.line,
-      );
-  const at = (fields: string[], name: string): string => fields[columns.indexOf(name)] ?? '';
-  return all.slice(1).map(({ line, fields }) => {
-    if (fields.length > columns.length)
-      throw new LabelledCsvError(
-        `${fields.length} fields, the header has ${columns.length} (quote a text that contains a comma)`,
-        line,
-      );
-    const rowText = at(fields, 'text').trim();
-    if (rowText === '') throw new LabelledCsvError('the text is empty', line);
-    const source = at(fields, 'source').trim();
+  return labelledTable(text, REQUIRED).map(({ line, text: rowText, at }) => {
+    const source = at('source').trim();
     if (source !== '' && !source.includes('#'))
       throw new LabelledCsvError(`source "${source}" is not file#Heading > Sub`, line);
     return {
       line,
       text: rowText,
-      locale: at(fields, 'locale').trim(),
+      locale: at('locale').trim(),
       source: source === '' ? undefined : source,
     };
   });

@@ -108,6 +108,53 @@ function parseSlots(raw: string, line: number): Record<string, string> {
   return slots;
 }
 
+/** One data row of a labelled table: its line, its non-empty text, a column by name. */
+export interface LabelledTableRow {
+  readonly line: number;
+  readonly text: string;
+  readonly at: (column: string) => string;
+}
+
+/**
+ * The rows of a labelled CSV whose header must name `required` (any order, any case):
+ * the checks every labelled file shares (empty file, missing column, a row wider than the
+ * header, an empty text), each a {@link LabelledCsvError} naming the line.
+ */
+export function labelledTable(
+  text: string,
+  required: readonly string[],
+  expectedHeader = required.join(','),
+): LabelledTableRow[] {
+  const all = csvRecords(text.replace(/^\uFEFF/, ''));
+  const header = all[0];
+  if (header === undefined)
+    throw new LabelledCsvError(`the file is empty; expected a header row ${expectedHeader}`, 1);
+  const columns = header.fields.map((f) => f.trim().toLowerCase());
+  for (const name of required) {
+    if (!columns.includes(name)) {
+      throw new LabelledCsvError(
+        `the header has no "${name}" column (found: ${columns.join(', ')})`,
+        header.line,
+      );
+    }
+  }
+  return all.slice(1).map(({ line, fields }) => {
+    if (fields.length > columns.length) {
+      throw new LabelledCsvError(
+        `${fields.length} fields, the header has ${columns.length} (quote a text that contains a comma)`,
+        line,
+      );
+    }
+    const at = (name: string): string => {
+      const i = columns.indexOf(name);
+      return i < 0 ? '' : (fields[i] ?? '');
+    };
+    const rowText = at('text').trim();
+    if (rowText === '') throw new LabelledCsvError('the text is empty', line);
+    return { line, text: rowText, at };
+  });
+}
+
 const REQUIRED = ['text', 'locale', 'intent'] as const;
 
 /**
@@ -117,46 +164,23 @@ const REQUIRED = ['text', 'locale', 'intent'] as const;
  * const rows = parseLabelledCsv('text,locale,intent,slots\n"2 large, please",en,order,quantity=2\n');
  */
 export function parseLabelledCsv(text: string): LabelledRow[] {
-  const all = csvRecords(text.replace(/^\uFEFF/, ''));
-  const header = all[0];
-  if (header === undefined)
-    throw new LabelledCsvError(
-      'the file is empty; expected a header row text,locale,intent,slots',
-      1,
-    );
-  const columns = header.fields.map((f) => f.trim().toLowerCase());
-  for (const name of REQUIRED) {
-    if (!columns.includes(name)) {
-      throw new LabelledCsvError(
-        `the header has no "${name}" column (found: ${columns.join(', ')})`,
-        header.line,
-      );
-    }
-  }
-  const at = (fields: string[], name: string): string => {
-    const i = columns.indexOf(name);
-    return i < 0 ? '' : (fields[i] ?? '');
-  };
-  return all.slice(1).map(({ line, fields }) => {
-    if (fields.length > columns.length) {
-      throw new LabelledCsvError(
-        `${fields.length} fields, the header has ${columns.length} (quote a text that contains a comma)`,
+  return labelledTable(text, REQUIRED, 'text,locale,intent,slots').map(
+    ({ line, text: rowText, at }) => {
+      const locale = at('locale').trim();
+      if (!/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(locale)) {
+        throw new LabelledCsvError(
+          `locale "${locale}" is not a language tag like en or es-MX`,
+          line,
+        );
+      }
+      const intent = at('intent').trim();
+      return {
         line,
-      );
-    }
-    const rowText = at(fields, 'text').trim();
-    if (rowText === '') throw new LabelledCsvError('the text is empty', line);
-    const locale = at(fields, 'locale').trim();
-    if (!/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(locale)) {
-      throw new LabelledCsvError(`locale "${locale}" is not a language tag like en or es-MX`, line);
-    }
-    const intent = at(fields, 'intent').trim();
-    return {
-      line,
-      text: rowText,
-      locale,
-      intent: intent === '' || intent === OUT_OF_SCOPE ? undefined : intent,
-      slots: parseSlots(at(fields, 'slots'), line),
-    };
-  });
+        text: rowText,
+        locale,
+        intent: intent === '' || intent === OUT_OF_SCOPE ? undefined : intent,
+        slots: parseSlots(at('slots'), line),
+      };
+    },
+  );
 }
