@@ -1,62 +1,22 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MessagingClient } from '../../src/api/client.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { cliEnv } from '../cli-env.js';
+import { startSupportDeskWorker, type SupportDeskWorker } from '../support-desk-worker.js';
 import { waitUntil } from '../wait-until.js';
 
 const run = promisify(execFile);
 const GREETING = 2; // support-desk: the welcome text and its menu
 
-interface Worker {
-  kill9(): Promise<void>;
-}
+type Worker = SupportDeskWorker;
 
-async function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      'bin/switchboard.js',
-      'run',
-      'examples/support-desk',
-      '--poll',
-      '300ms',
-      '--metrics-port',
-      '0',
-      '--host',
-      '127.0.0.1',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: cliEnv({ LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }),
-    },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-  const lines = createInterface({ input: child.stdout! });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) =>
-      reject(new Error(`worker exited with ${String(code)}: ${stderr}`)),
-    );
-    lines.on('line', (line) => {
-      if (line.includes('"listening"')) resolve();
-    });
-  });
-  child.removeAllListeners('exit');
-  return {
-    async kill9() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
+const startWorker = (env: Record<string, string>): Promise<Worker> =>
+  startSupportDeskWorker(env, '300ms');
 
 async function cli(args: string[], env: Record<string, string>): Promise<string> {
   const { stdout } = await run(process.execPath, ['bin/switchboard.js', ...args], {

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MessagingClient } from '../../src/api/client.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -13,7 +11,7 @@ import {
   REDIS_URL,
 } from '../store/redis-test-helpers.js';
 import { waitUntil } from '../wait-until.js';
-import { cliEnv } from '../cli-env.js';
+import { startSupportDeskWorker, type SupportDeskWorker } from '../support-desk-worker.js';
 
 /**
  * The protocol probe of issue 11, in the suite: `switchboard run examples/support-desk
@@ -26,52 +24,10 @@ const GREETING = 2; // the welcome text and its menu
 
 const phone = (group: string, i: number): string => `+1555${group}${String(i).padStart(4, '0')}`;
 
-interface Worker {
-  readonly child: ChildProcess;
-  kill9(): Promise<void>;
-}
+type Worker = SupportDeskWorker;
 
-async function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child = spawn(
-    process.execPath,
-    [
-      'bin/switchboard.js',
-      'run',
-      'examples/support-desk',
-      '--poll',
-      '500ms',
-      '--metrics-port',
-      '0',
-      '--host',
-      '127.0.0.1',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: cliEnv({ LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }),
-    },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-  const lines = createInterface({ input: child.stdout });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) =>
-      reject(new Error(`worker exited with ${String(code)}: ${stderr}`)),
-    );
-    lines.on('line', (line) => {
-      if (line.includes('"listening"')) resolve();
-    });
-  });
-  child.removeAllListeners('exit');
-  return {
-    child,
-    async kill9() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
+const startWorker = (env: Record<string, string>): Promise<Worker> =>
+  startSupportDeskWorker(env, '500ms');
 
 async function probe(env: Record<string, string>): Promise<void> {
   const sandbox: Sandbox = createSandbox();
