@@ -6,6 +6,7 @@ import {
 import { countStoreOperations } from '../../src/store/counted-store.js';
 import { echoFlow } from '../engine/echo-machine.js';
 import { ADA, GRACE, startHarness, type Harness } from '../engine/harness.js';
+import { waitUntil } from '../wait-until.js';
 
 describe('journal: what the engine writes', () => {
   let h: Harness;
@@ -93,9 +94,8 @@ describe('journal: what the engine writes', () => {
     await h.bot.idle();
     const before = await view(ADA);
     expect(before.journal.find((e) => e.kind === 'send')).toMatchObject({ outcome: 'unknown' });
-    const deadline = Date.now() + 15_000;
-    while (h.sandbox.control.sent().length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    // The delayed POST is admitted late (after the client gave up).
+    await waitUntil(() => h.sandbox.control.sent().length > 0, 15_000);
     h.clock.advance(5_000);
     await h.bot.runDueTimers();
     await h.bot.idle();
