@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { fold, tokenize } from '../text/fold.js';
 import { isNumberWord } from '../text/numbers.js';
 import { isQuestionWord, isStopword } from '../text/stopwords.js';
-import { meaningOf } from '../text/lexicon.js';
+import { lexiconWords, meaningOf } from '../text/lexicon.js';
 import { rootOf } from '../text/roots.js';
 import { chatWords } from '../text/chat-words.js';
 import type { ChoiceSlots } from './choice-slots.js';
@@ -159,6 +159,19 @@ export class Vocabulary {
   }
 }
 
+const lexiconVocabularies = new Map<string, Vocabulary>();
+
+/** The lexicon's words in `language` as a {@link Vocabulary}, for correcting typos of them. */
+function lexiconVocabulary(language: string): Vocabulary {
+  let vocabulary = lexiconVocabularies.get(language);
+  if (vocabulary === undefined) {
+    vocabulary = new Vocabulary();
+    for (const w of lexiconWords(language)) vocabulary.add(w.surface, w.root);
+    lexiconVocabularies.set(language, vocabulary);
+  }
+  return vocabulary;
+}
+
 function add(features: Features, name: string, weight: number): void {
   features.set(name, (features.get(name) ?? 0) + weight);
 }
@@ -262,7 +275,12 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
       const corrected = ctx.vocabulary.correct(raw, word);
       if (corrected !== undefined) word = corrected;
     }
-    const meaning = meaningOf(word, language);
+    let meaning = meaningOf(word, language);
+    // A typo of a lexicon word no example uses ("punture") still says its meaning.
+    if (meaning === undefined && ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      const lexical = lexiconVocabulary(language).correct(raw, word);
+      if (lexical !== undefined) meaning = meaningOf(lexical, language);
+    }
     // A word no example uses ("tarifas") but whose meaning they do ("rates") says that
     // meaning in full; the word itself, unknown, weighs half (it still tells a message
     // about something else). At its full weight, unknown, it drowned its meaning: a

@@ -67,3 +67,41 @@ describe('built-in handoff phrases', () => {
     },
   );
 });
+
+describe('typos of lexicon words', () => {
+  // The bot's examples say "flat tyre"; "puncture" is a word of the same lexicon line that
+  // no example uses, so its misspelling "punture" is corrected against the lexicon.
+  const intents: IntentSpec[] = [
+    {
+      id: 'breakdown',
+      examples: { en: ['I have a flat tyre', 'the car will not start', 'the battery is dead'] },
+    },
+    {
+      id: 'book',
+      examples: { en: ['rent a car for the weekend', 'book a van for Friday', 'I need a car'] },
+    },
+    { id: 'cancel', examples: { en: ['cancel my booking', 'cancel the reservation'] } },
+  ];
+  const understand = (text: string) =>
+    createBuiltinUnderstander().understand({
+      text,
+      locale: 'en',
+      timezone: 'UTC',
+      now: Date.parse('2026-11-28T12:00:00Z'),
+      intents,
+      slots: [],
+    });
+
+  it('should read a misspelt lexicon word no example uses as its meaning', async () => {
+    const right = await understand("I've got a puncture");
+    const typo = await understand("I've got a punture");
+    expect(right.intent?.id).toBe('breakdown');
+    expect(right.intent?.confidence).toBeGreaterThan(0.4);
+    expect(typo.intent).toEqual(right.intent);
+  });
+
+  it('should not correct a word the lexicon has no near spelling of', async () => {
+    const u = await understand("I've got a quandary");
+    expect(u.intent?.confidence ?? 0).toBeLessThan(0.6);
+  });
+});
