@@ -11,6 +11,7 @@ import { isQuestionWord, isStopword } from '../text/stopwords.js';
 import { lexiconWords, meaningOf } from '../text/lexicon.js';
 import { rootOf } from '../text/roots.js';
 import { chatWords } from '../text/chat-words.js';
+import { readPhrases } from '../text/phrasal-verbs.js';
 import type { ChoiceSlots } from './choice-slots.js';
 import { findDates } from './entities/dates.js';
 import { overlaps, type Span } from './entities/span.js';
@@ -244,9 +245,14 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
   const folded = fold(text);
   const taken = masks(text, folded, ctx, features);
   let previousName = -2;
-  tokenize(folded).forEach(({ word: token, start, end }, index) => {
-    if (taken.some((t) => overlaps(t, { start, end }))) return;
-    for (const raw of chatWords(token)) addWord(raw, start, index);
+  const words = tokenize(folded).flatMap(({ word: token, start, end }, index) =>
+    taken.some((t) => overlaps(t, { start, end }))
+      ? []
+      : chatWords(token).map((raw) => ({ raw, start, index })),
+  );
+  const read = readPhrases(words.map((w) => w.raw));
+  words.forEach(({ start, index }, i) => {
+    for (const raw of read[i] ?? []) addWord(raw, start, index);
   });
   return features;
 
@@ -304,8 +310,12 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
  * names (capitalised words inside a sentence) are left out, as {@link featurise} masks them.
  */
 export function contentWords(text: string, language = ''): { surface: string; root: string }[] {
-  return tokenize(fold(text))
-    .flatMap((t) => chatWords(t.word).map((word) => ({ word, start: t.start })))
+  const words = tokenize(fold(text)).flatMap((t) =>
+    chatWords(t.word).map((word) => ({ word, start: t.start })),
+  );
+  const read = readPhrases(words.map((w) => w.word));
+  return words
+    .flatMap((w, i) => (read[i] ?? []).map((word) => ({ word, start: w.start })))
     .filter(
       (t) =>
         !isNumberWord(t.word) &&

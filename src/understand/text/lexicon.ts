@@ -43,7 +43,7 @@ allergy allergic allergen intolerance intolerant | alergia alergico alergica ale
 free without | sin libre
 vegan vegetarian plant | vegano vegana vegetariano vegetariana
 book reserve schedule arrange | reservar programar agendar concertar
-move reschedule postpone rearrange rebook | mover aplazar posponer reprogramar adelantar
+move reschedule postpone rearrange rebook push | mover aplazar posponer reprogramar adelantar
 want need like | quiero necesito gustaria quisiera
 see show view display check look consult | ver mostrar ensenar consultar mirar revisar
 know tell say explain inform information info details | saber decir explicar informar informacion info detalles datos

@@ -1,0 +1,93 @@
+/**
+ * Verbs of several words ("call off", "get rid of", "bring forward", "dar de baja", "pedir
+ * hora"): their meaning is not the meaning of their words ("call" is not cancelling, "baja"
+ * is not low), so a message that says one meets an example that says the plain verb ("call
+ * off our dinner" / "cancel my booking"), and the words themselves stop pointing elsewhere
+ * ("call me back", "bring my order"). General English and Spanish, for no bot in particular;
+ * examples and messages go through the same rewriting, so an example that says "sign me up"
+ * still meets a message that says it. Input and output are folded words.
+ */
+
+interface Phrase {
+  /** Forms of the verb. */
+  readonly verb: ReadonlySet<string>;
+  /** Words after the verb that make the phrase (in this order). */
+  readonly particle: readonly string[];
+  /** How many words may stand between verb and particle ("call it off", "bring my booking forward"). */
+  readonly gap: number;
+  /** What the phrase says: replaces the verb (or follows it, with `keepVerb`); the particle is dropped. */
+  readonly says: readonly string[];
+  readonly keepVerb?: boolean;
+}
+
+const forms = (words: string): ReadonlySet<string> => new Set(words.split(/\s+/));
+
+const DAR = forms(
+  'dar darme darte darle darnos daros darse doy das da damos dais dan dame deme dadme denme dando',
+);
+
+const PHRASES: readonly Phrase[] = [
+  { verb: forms('call calls called calling'), particle: ['off'], gap: 2, says: ['cancel'] },
+  { verb: forms('get gets got getting gotten'), particle: ['rid', 'of'], gap: 0, says: ['cancel'] },
+  { verb: forms('put puts putting'), particle: ['off'], gap: 2, says: ['postpone'] },
+  { verb: forms('push pushes pushed pushing'), particle: ['back'], gap: 3, says: ['postpone'] },
+  { verb: forms('take takes took taking taken'), particle: ['off'], gap: 2, says: ['cancel'] },
+  { verb: forms('bring brings brought bringing'), particle: ['forward'], gap: 3, says: ['move'] },
+  { verb: forms('sign signs signed signing'), particle: ['up'], gap: 1, says: ['enrol'] },
+  {
+    verb: forms('sign signs signed signing log logs logged logging'),
+    particle: ['in'],
+    gap: 0,
+    says: ['login'],
+  },
+  { verb: forms('sort sorts sorted sorting'), particle: ['out'], gap: 2, says: ['fix'] },
+  { verb: forms('top tops topped topping'), particle: ['up'], gap: 2, says: ['topup'] },
+  { verb: forms('pick picks picked picking'), particle: ['up'], gap: 2, says: ['collect'] },
+  { verb: forms('check checks checked checking'), particle: ['in'], gap: 0, says: ['checkin'] },
+  { verb: forms('check checks checked checking'), particle: ['out'], gap: 0, says: ['checkout'] },
+  { verb: DAR, particle: ['de', 'baja'], gap: 0, says: ['cancelar'] },
+  { verb: DAR, particle: ['de', 'alta'], gap: 0, says: ['inscribir'] },
+  // "dar hora", "pedir hora": an appointment, not an hour ("¿me podéis dar hora?").
+  {
+    verb: forms('pedir pido pide piden pedimos pedi coger cojo ' + [...DAR].join(' ')),
+    particle: ['hora'],
+    gap: 0,
+    says: ['cita'],
+    keepVerb: true,
+  },
+];
+
+const BY_VERB = new Map<string, Phrase[]>();
+for (const phrase of PHRASES) {
+  for (const v of phrase.verb) BY_VERB.set(v, [...(BY_VERB.get(v) ?? []), phrase]);
+}
+
+/**
+ * Per word of `words` (folded), what it stands for once multi-word verbs are read as one:
+ * the verb's position holds the phrase's meaning, the particle's holds nothing, every other
+ * word itself.
+ * @example
+ * readPhrases(['call', 'it', 'off']); // [['cancel'], ['it'], []]
+ * readPhrases(['dar', 'de', 'baja']); // [['cancelar'], [], []]
+ */
+export function readPhrases(words: readonly string[]): string[][] {
+  const out = words.map((w) => [w]);
+  for (let i = 0; i < words.length; i++) {
+    for (const phrase of BY_VERB.get(words[i] ?? '') ?? []) {
+      const at = particleAt(words, i + 1, phrase);
+      if (at === undefined) continue;
+      out[i] = phrase.keepVerb === true ? [words[i] ?? '', ...phrase.says] : [...phrase.says];
+      for (let k = 0; k < phrase.particle.length; k++) out[at + k] = [];
+      break;
+    }
+  }
+  return out;
+}
+
+/** Where `phrase`'s particle starts, from `from` on within its gap, or undefined. */
+function particleAt(words: readonly string[], from: number, phrase: Phrase): number | undefined {
+  for (let at = from; at <= from + phrase.gap; at++) {
+    if (phrase.particle.every((p, k) => words[at + k] === p)) return at;
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
+import { readPhrases } from '../../../src/understand/text/phrasal-verbs.js';
+import type { IntentSpec } from '../../../src/understand/types.js';
+
+describe('readPhrases', () => {
+  it.each([
+    ['call it off', [['cancel'], ['it'], []]],
+    ['called off', [['cancel'], []]],
+    ['get rid of it', [['cancel'], [], [], ['it']]],
+    ['bring my booking forward', [['move'], ['my'], ['booking'], []]],
+    ['sign me up', [['enrol'], ['me'], []]],
+    ['quiero darme de baja', [['quiero'], ['cancelar'], [], []]],
+    ['dar de alta', [['inscribir'], [], []]],
+    ['me podeis dar hora', [['me'], ['podeis'], ['dar', 'cita'], []]],
+  ])('should read "%s" as one verb', (text, expected) => {
+    expect(readPhrases(text.split(' '))).toEqual(expected);
+  });
+
+  it.each([
+    'call me back',
+    'call me tomorrow',
+    'bring my order',
+    'call my office then turn it off',
+    'a que hora abris',
+    'sign here',
+  ])('should leave "%s" word for word', (text) => {
+    const words = text.split(' ');
+    expect(readPhrases(words)).toEqual(words.map((w) => [w]));
+  });
+});
+
+describe('builtin understander with multi-word verbs', () => {
+  const intents: IntentSpec[] = [
+    {
+      id: 'book',
+      examples: {
+        en: ['book a table for tonight', 'reserve a table for four'],
+        es: ['quiero reservar una mesa', 'quiero pedir cita'],
+      },
+    },
+    {
+      id: 'cancel',
+      examples: {
+        en: ['cancel my booking', 'please cancel the reservation'],
+        es: ['cancela mi reserva', 'quiero cancelar la reserva'],
+      },
+    },
+    {
+      id: 'reschedule',
+      examples: {
+        en: ['move my booking to another day', 'can I reschedule my reservation'],
+        es: ['cambiar la reserva a otro día'],
+      },
+    },
+    {
+      id: 'callback',
+      examples: {
+        en: ['call me back please', 'can someone call me', 'ring me later'],
+        es: ['llamadme por favor'],
+      },
+    },
+  ];
+  const understand = (text: string, locale = 'en') =>
+    createBuiltinUnderstander().understand({
+      text,
+      locale,
+      timezone: 'UTC',
+      now: Date.parse('2026-11-28T12:00:00Z'),
+      intents,
+      slots: [],
+    });
+
+  it.each([
+    ['we have to call off our dinner', 'en', 'cancel'],
+    ['get rid of my booking', 'en', 'cancel'],
+    ['bring my booking forward an hour', 'en', 'reschedule'],
+    ['can we push my booking to friday', 'en', 'reschedule'],
+    ['quiero pedir hora para el lunes', 'es', 'book'],
+  ])('should take "%s" for the plain verb\'s intent', async (text, locale, intent) => {
+    const u = await understand(text, locale);
+    expect(u.intent?.id).toBe(intent);
+    expect(u.intent?.confidence).toBeGreaterThanOrEqual(0.6);
+  });
+});
