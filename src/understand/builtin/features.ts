@@ -9,7 +9,7 @@ import { fold, tokenize } from '../text/fold.js';
 import { isNumberWord } from '../text/numbers.js';
 import { isQuestionWord, isStopword } from '../text/stopwords.js';
 import { lexiconWords, meaningOf } from '../text/lexicon.js';
-import { rootOf } from '../text/roots.js';
+import { rootOf, withoutClitics } from '../text/roots.js';
 import { chatWords } from '../text/chat-words.js';
 import { readPhrases } from '../text/phrasal-verbs.js';
 import type { ChoiceSlots } from './choice-slots.js';
@@ -277,6 +277,16 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
     }
     const language = ctx.language ?? '';
     let word = rootOf(raw, language);
+    if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      // "anúlala", "bórrame": the verb without the pronouns written onto it.
+      const bare = withoutClitics(raw, language);
+      const root = bare === undefined ? undefined : rootOf(bare, language);
+      if (
+        root !== undefined &&
+        (ctx.vocabulary.has(root) || meaningOf(root, language) !== undefined)
+      )
+        word = root;
+    }
     if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
       const corrected = ctx.vocabulary.correct(raw, word);
       if (corrected !== undefined) word = corrected;

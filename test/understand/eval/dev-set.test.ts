@@ -55,7 +55,7 @@ describe('builtin understander on the labelled sets', () => {
     // 97.0 / 0, courier 91.9 / 87.3 / 0, salon 85.6 / 95.3 / 4.2 (1 of 24), card 88.8 / 95.3
     // / 0, restaurant 88.1 / 93.8 / 5.0 (1 of 20), telecom 90.6 / 85.4 / 0, gym 93.0 / 96.2 /
     // 6.3 (1 of 16); after multi-word verbs and lexicon typos (round 4): restaurant 88.8 /
-    // 94.6 / 5.0, telecom 91.5 / 85.4 / 0, the others unchanged.
+    // 94.6 / 5.0, telecom 91.5 / 85.4 / 0; after Spanish clitics: salon 86.3, gym 93.9.
     ['pizza', 0.89, 0.96, 0.05],
     ['courier', 0.9, 0.86, 0.05],
     ['salon', 0.85, 0.94, 0.05],
@@ -63,7 +63,7 @@ describe('builtin understander on the labelled sets', () => {
     ['restaurant', 0.88, 0.93, 0.05],
     // heldout2/: written later; measured before two general fixes their misses suggested.
     ['telecom', 0.91, 0.84, 0.05],
-    ['gym', 0.92, 0.95, 0.07],
+    ['gym', 0.93, 0.95, 0.07],
   ] as const)('should keep %s at its measured figures', async (domain, intents, slots, wrong) => {
     const set =
       domain === 'pizza' || domain === 'courier'
