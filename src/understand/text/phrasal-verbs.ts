@@ -11,7 +11,7 @@
 interface Phrase {
   /** Forms of the verb. */
   readonly verb: ReadonlySet<string>;
-  /** Words after the verb that make the phrase (in this order). */
+  /** Words after the verb that make the phrase, in this order (`a|b`: either). */
   readonly particle: readonly string[];
   /** How many words may stand between verb and particle ("call it off", "bring my booking forward"). */
   readonly gap: number;
@@ -45,6 +45,25 @@ const PHRASES: readonly Phrase[] = [
   { verb: forms('pick picks picked picking'), particle: ['up'], gap: 2, says: ['collect'] },
   { verb: forms('check checks checked checking'), particle: ['in'], gap: 0, says: ['checkin'] },
   { verb: forms('check checks checked checking'), particle: ['out'], gap: 0, says: ['checkout'] },
+  // "I no longer need the car", "ya no quiero el paquete": what was asked for is called off.
+  {
+    verb: forms('no'),
+    particle: ['longer', 'need|needs|want|wants|require'],
+    gap: 0,
+    says: ['cancel'],
+  },
+  {
+    verb: forms('ya'),
+    particle: ['no', 'quiero|queremos|necesito|necesitamos|quisiera'],
+    gap: 0,
+    says: ['cancelar'],
+  },
+  {
+    verb: forms('ya'),
+    particle: ['no', 'lo|la|los|las', 'quiero|queremos|necesito|necesitamos|quisiera'],
+    gap: 0,
+    says: ['cancelar'],
+  },
   { verb: DAR, particle: ['de', 'baja'], gap: 0, says: ['cancelar'] },
   { verb: DAR, particle: ['de', 'alta'], gap: 0, says: ['inscribir'] },
   // "dar hora", "pedir hora": an appointment, not an hour ("¿me podéis dar hora?").
@@ -87,7 +106,7 @@ export function readPhrases(words: readonly string[]): string[][] {
 /** Where `phrase`'s particle starts, from `from` on within its gap, or undefined. */
 function particleAt(words: readonly string[], from: number, phrase: Phrase): number | undefined {
   for (let at = from; at <= from + phrase.gap; at++) {
-    if (phrase.particle.every((p, k) => words[at + k] === p)) return at;
+    if (phrase.particle.every((p, k) => p.split('|').includes(words[at + k] ?? ''))) return at;
   }
   return undefined;
 }

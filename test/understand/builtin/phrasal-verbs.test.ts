@@ -13,6 +13,8 @@ describe('readPhrases', () => {
     ['quiero darme de baja', [['quiero'], ['cancelar'], [], []]],
     ['dar de alta', [['inscribir'], [], []]],
     ['me podeis dar hora', [['me'], ['podeis'], ['dar', 'cita'], []]],
+    ['i no longer need it', [['i'], ['cancel'], [], [], ['it']]],
+    ['ya no lo quiero', [['cancelar'], [], [], []]],
   ])('should read "%s" as one verb', (text, expected) => {
     expect(readPhrases(text.split(' '))).toEqual(expected);
   });
@@ -24,6 +26,8 @@ describe('readPhrases', () => {
     'call my office then turn it off',
     'a que hora abris',
     'sign here',
+    'no longer than an hour',
+    'ya no funciona',
   ])('should leave "%s" word for word', (text) => {
     const words = text.split(' ');
     expect(readPhrases(words)).toEqual(words.map((w) => [w]));
@@ -77,6 +81,7 @@ describe('builtin understander with multi-word verbs', () => {
     ['bring my booking forward an hour', 'en', 'reschedule'],
     ['can we push my booking to friday', 'en', 'reschedule'],
     ['quiero pedir hora para el lunes', 'es', 'book'],
+    ['ya no quiero reservar la mesa', 'es', 'cancel'],
   ])('should take "%s" for the plain verb\'s intent', async (text, locale, intent) => {
     const u = await understand(text, locale);
     expect(u.intent?.id).toBe(intent);
