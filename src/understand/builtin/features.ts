@@ -14,13 +14,14 @@ import { chatWords } from '../text/chat-words.js';
 import { readPhrases } from '../text/phrasal-verbs.js';
 import type { ChoiceSlots } from './choice-slots.js';
 import { findDates } from './entities/dates.js';
+import { findPhones } from './entities/phone.js';
 import { overlaps, type Span } from './entities/span.js';
 
 /**
  * Feature name → weight (before IDF). Names: `w:` word, `p:` word beginning, `t:` trigram,
  * `s:` function word, `q:` question word, `k:` a lexicon meaning, `c:` a value of a oneOf
- * slot, `e:` a date, email
- * or name, `w:#` any number.
+ * slot, `e:` a date, email,
+ * phone number or name, `w:#` any number.
  */
 export type Features = Map<string, number>;
 
@@ -191,10 +192,12 @@ export interface FeatureContext {
 }
 
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+/** Six digits or more, with spaces, dots, dashes or brackets between: what a phone number needs. */
+const PHONE_DIGITS = /\d(?:[\s().-]*\d){5}/;
 /** Fixed reference for masking dates: only where they are matters, not what day. */
 const DATE_REFERENCE = Date.UTC(2026, 0, 1);
 
-/** Stretches of the text that are values (dates, emails, choices), as placeholder features. */
+/** Stretches of the text that are values (emails, dates, phone numbers, choices), as placeholder features. */
 function masks(text: string, folded: string, ctx: FeatureContext, features: Features): Span[] {
   const taken: Span[] = [];
   for (const m of text.matchAll(EMAIL)) {
@@ -211,6 +214,16 @@ function masks(text: string, folded: string, ctx: FeatureContext, features: Feat
     if (taken.some((t) => overlaps(t, d))) continue;
     taken.push(d);
     add(features, 'e:date', 1);
+  }
+  // A phone number is one value, however many groups of digits it is written in ("612 345
+  // 678" was three numbers, which outweighed the words around them). Looked for only in a
+  // text with that many digits: the parser is the costliest step for a message without.
+  // After dates: "2026-12-10" is a valid Irish number.
+  const phones = PHONE_DIGITS.test(text) ? findPhones(text, undefined, ctx.language ?? '') : [];
+  for (const p of phones) {
+    if (taken.some((t) => overlaps(t, p))) continue;
+    taken.push(p);
+    add(features, 'e:phone', 1);
   }
   for (const { slot, matches } of ctx.choices?.find(folded) ?? []) {
     for (const m of matches) {
@@ -236,7 +249,7 @@ function isName(text: string, start: number, word: string, ctx: FeatureContext):
 /**
  * The features of `text`: words (typos corrected against `ctx.vocabulary`), their first
  * letters and trigrams, function words at a low weight, and placeholders for values
- * (any number, date, email, name, or a value of a `oneOf` slot) so that an example with
+ * (any number, date, email, phone number, name, or a value of a `oneOf` slot) so that an example with
  * one value meets a message with another ("a small veggie pizza" / "a medium
  * vegetarian", "to Leeds" / "to Headingley", "on monday" / "tomorrow").
  */
