@@ -44,6 +44,7 @@ free without | sin libre
 vegan vegetarian plant | vegano vegana vegetariano vegetariana
 book reserve schedule arrange | reservar programar agendar concertar
 move reschedule postpone rearrange rebook push | mover aplazar posponer reprogramar adelantar
+instead rather prefer preferably | prefiero preferiria preferible
 want need like | quiero necesito gustaria quisiera
 see show view display check look consult | ver mostrar ensenar consultar mirar revisar
 know tell say explain inform information info details | saber decir explicar informar informacion info detalles datos

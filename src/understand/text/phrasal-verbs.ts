@@ -5,7 +5,9 @@
  * off our dinner" / "cancel my booking"), and the words themselves stop pointing elsewhere
  * ("call me back", "bring my order"). General English and Spanish, for no bot in particular;
  * examples and messages go through the same rewriting, so an example that says "sign me up"
- * still meets a message that says it. Input and output are folded words.
+ * still meets a message that says it. A few fixed phrases are read the same way ("I no
+ * longer need" → cancel, "en vez de" → prefiero, the lexicon's word for instead). Input and
+ * output are folded words.
  */
 
 interface Phrase {
@@ -64,6 +66,8 @@ const PHRASES: readonly Phrase[] = [
     gap: 0,
     says: ['cancelar'],
   },
+  // "en vez de", "en lugar de": instead of.
+  { verb: forms('en'), particle: ['vez|lugar', 'de'], gap: 0, says: ['prefiero'] },
   { verb: DAR, particle: ['de', 'baja'], gap: 0, says: ['cancelar'] },
   { verb: DAR, particle: ['de', 'alta'], gap: 0, says: ['inscribir'] },
   // "dar hora", "pedir hora": an appointment, not an hour ("¿me podéis dar hora?").

@@ -23,6 +23,8 @@ describe('bilingual lexicon', () => {
     ['curso', 'es', 'lessons', 'en'],
     ['hablar', 'es', 'talk', 'en'],
     ['speak', 'en', 'talk', 'en'],
+    ['rather', 'en', 'instead', 'en'],
+    ['prefiero', 'es', 'prefer', 'en'],
   ])('should give "%s" (%s) the meaning of "%s" (%s)', (a, la, b, lb) => {
     expect(meaning(a, la)).toBeDefined();
     expect(meaning(a, la)).toBe(meaning(b, lb));
@@ -36,6 +38,7 @@ describe('bilingual lexicon', () => {
     ['reservar', 'aplazar'],
     ['price', 'pay'],
     ['broken', 'missing'],
+    ['instead', 'book'],
   ])('should keep "%s" and "%s" apart', (a, b) => {
     for (const language of ['en', 'es']) {
       expect(meaning(a, language)).not.toBe(meaning(b, language) ?? '-');

@@ -15,6 +15,7 @@ describe('readPhrases', () => {
     ['me podeis dar hora', [['me'], ['podeis'], ['dar', 'cita'], []]],
     ['i no longer need it', [['i'], ['cancel'], [], [], ['it']]],
     ['ya no lo quiero', [['cancelar'], [], [], []]],
+    ['seis en vez de cuatro', [['seis'], ['prefiero'], [], [], ['cuatro']]],
   ])('should read "%s" as one verb', (text, expected) => {
     expect(readPhrases(text.split(' '))).toEqual(expected);
   });
@@ -53,8 +54,12 @@ describe('builtin understander with multi-word verbs', () => {
     {
       id: 'reschedule',
       examples: {
-        en: ['move my booking to another day', 'can I reschedule my reservation'],
-        es: ['cambiar la reserva a otro día'],
+        en: [
+          'move my booking to another day',
+          'can I reschedule my reservation',
+          'could we come on sunday instead',
+        ],
+        es: ['cambiar la reserva a otro día', 'mejor el jueves en vez del martes'],
       },
     },
     {
@@ -82,6 +87,8 @@ describe('builtin understander with multi-word verbs', () => {
     ['can we push my booking to friday', 'en', 'reschedule'],
     ['quiero pedir hora para el lunes', 'es', 'book'],
     ['ya no quiero reservar la mesa', 'es', 'cancel'],
+    ["I booked for thursday but I'd rather come on friday", 'en', 'reschedule'],
+    ['prefiero ir el viernes en lugar del lunes', 'es', 'reschedule'],
   ])('should take "%s" for the plain verb\'s intent', async (text, locale, intent) => {
     const u = await understand(text, locale);
     expect(u.intent?.id).toBe(intent);
