@@ -66,6 +66,16 @@ const PHRASES: readonly Phrase[] = [
     gap: 0,
     says: ['cancelar'],
   },
+  // "can't find my card", "no encuentro la tarjeta": lost.
+  { verb: forms('not cannot'), particle: ['find|locate'], gap: 0, says: ['lost'] },
+  {
+    verb: forms('no'),
+    particle: ['encuentro|encuentra|encontramos|encuentran|encuentras|encontre|encontraba'],
+    gap: 0,
+    says: ['perdido'],
+  },
+  // "any update on my order": news of it, not a change to it.
+  { verb: forms('any an'), particle: ['update|updates'], gap: 0, says: ['status'] },
   // "en vez de", "en lugar de": instead of.
   { verb: forms('en'), particle: ['vez|lugar', 'de'], gap: 0, says: ['prefiero'] },
   { verb: DAR, particle: ['de', 'baja'], gap: 0, says: ['cancelar'] },

@@ -15,6 +15,9 @@ describe('readPhrases', () => {
     ['me podeis dar hora', [['me'], ['podeis'], ['dar', 'cita'], []]],
     ['i no longer need it', [['i'], ['cancel'], [], [], ['it']]],
     ['ya no lo quiero', [['cancelar'], [], [], []]],
+    ['i can not find my card', [['i'], ['can'], ['lost'], [], ['my'], ['card']]],
+    ['no encuentro la tarjeta', [['perdido'], [], ['la'], ['tarjeta']]],
+    ['any update on my order', [['status'], [], ['on'], ['my'], ['order']]],
     ['seis en vez de cuatro', [['seis'], ['prefiero'], [], [], ['cuatro']]],
   ])('should read "%s" as one verb', (text, expected) => {
     expect(readPhrases(text.split(' '))).toEqual(expected);
@@ -29,6 +32,8 @@ describe('readPhrases', () => {
     'sign here',
     'no longer than an hour',
     'ya no funciona',
+    'update my address',
+    'where can i find you',
   ])('should leave "%s" word for word', (text) => {
     const words = text.split(' ');
     expect(readPhrases(words)).toEqual(words.map((w) => [w]));
@@ -90,6 +95,46 @@ describe('builtin understander with multi-word verbs', () => {
     ["I booked for thursday but I'd rather come on friday", 'en', 'reschedule'],
     ['prefiero ir el viernes en lugar del lunes', 'es', 'reschedule'],
   ])('should take "%s" for the plain verb\'s intent', async (text, locale, intent) => {
+    const u = await understand(text, locale);
+    expect(u.intent?.id).toBe(intent);
+    expect(u.intent?.confidence).toBeGreaterThanOrEqual(0.6);
+  });
+});
+
+describe('builtin understander with "can\'t find" and "any update"', () => {
+  const intents: IntentSpec[] = [
+    {
+      id: 'lost',
+      examples: {
+        en: ['I lost my card', 'my card is missing'],
+        es: ['he perdido la tarjeta', 'perdí mi tarjeta'],
+      },
+    },
+    {
+      id: 'declined',
+      examples: {
+        en: ['my card does not work', 'the card was declined'],
+        es: ['la tarjeta no funciona', 'me rechazan la tarjeta'],
+      },
+    },
+    { id: 'status', examples: { en: ["what's the status of my order", 'track my order'] } },
+    { id: 'change', examples: { en: ['update my order', 'change my order'] } },
+  ];
+  const understand = (text: string, locale: string) =>
+    createBuiltinUnderstander().understand({
+      text,
+      locale,
+      timezone: 'UTC',
+      now: Date.parse('2026-11-28T12:00:00Z'),
+      intents,
+      slots: [],
+    });
+
+  it.each([
+    ["I can't find my card", 'en', 'lost'],
+    ['no encuentro la tarjeta', 'es', 'lost'],
+    ['any update on my order?', 'en', 'status'],
+  ])('should take "%s" (%s) as %s', async (text, locale, intent) => {
     const u = await understand(text, locale);
     expect(u.intent?.id).toBe(intent);
     expect(u.intent?.confidence).toBeGreaterThanOrEqual(0.6);
