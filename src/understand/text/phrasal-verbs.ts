@@ -17,6 +17,8 @@ interface Phrase {
   readonly particle: readonly string[];
   /** How many words may stand between verb and particle ("call it off", "bring my booking forward"). */
   readonly gap: number;
+  /** The only words that may stand there, when not any ("take me off", not "take 20% off"). */
+  readonly gapWords?: ReadonlySet<string>;
   /** What the phrase says: replaces the verb (or follows it, with `keepVerb`); the particle is dropped. */
   readonly says: readonly string[];
   readonly keepVerb?: boolean;
@@ -33,7 +35,13 @@ const PHRASES: readonly Phrase[] = [
   { verb: forms('get gets got getting gotten'), particle: ['rid', 'of'], gap: 0, says: ['cancel'] },
   { verb: forms('put puts putting'), particle: ['off'], gap: 2, says: ['postpone'] },
   { verb: forms('push pushes pushed pushing'), particle: ['back'], gap: 3, says: ['postpone'] },
-  { verb: forms('take takes took taking taken'), particle: ['off'], gap: 2, says: ['cancel'] },
+  {
+    verb: forms('take takes took taking taken'),
+    particle: ['off'],
+    gap: 1,
+    gapWords: forms('me us him her it them'),
+    says: ['cancel'],
+  },
   { verb: forms('bring brings brought bringing'), particle: ['forward'], gap: 3, says: ['move'] },
   { verb: forms('sign signs signed signing'), particle: ['up'], gap: 1, says: ['enrol'] },
   {
@@ -121,6 +129,7 @@ export function readPhrases(words: readonly string[]): string[][] {
 function particleAt(words: readonly string[], from: number, phrase: Phrase): number | undefined {
   for (let at = from; at <= from + phrase.gap; at++) {
     if (phrase.particle.every((p, k) => p.split('|').includes(words[at + k] ?? ''))) return at;
+    if (phrase.gapWords !== undefined && !phrase.gapWords.has(words[at] ?? '')) return undefined;
   }
   return undefined;
 }

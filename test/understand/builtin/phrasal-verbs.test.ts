@@ -10,6 +10,7 @@ describe('readPhrases', () => {
     ['get rid of it', [['cancel'], [], [], ['it']]],
     ['bring my booking forward', [['move'], ['my'], ['booking'], []]],
     ['sign me up', [['enrol'], ['me'], []]],
+    ['take me off the list', [['cancel'], ['me'], [], ['the'], ['list']]],
     ['quiero darme de baja', [['quiero'], ['cancelar'], [], []]],
     ['dar de alta', [['inscribir'], [], []]],
     ['me podeis dar hora', [['me'], ['podeis'], ['dar', 'cita'], []]],
@@ -34,6 +35,7 @@ describe('readPhrases', () => {
     'ya no funciona',
     'update my address',
     'where can i find you',
+    'can you take 10 off the bill',
   ])('should leave "%s" word for word', (text) => {
     const words = text.split(' ');
     expect(readPhrases(words)).toEqual(words.map((w) => [w]));
