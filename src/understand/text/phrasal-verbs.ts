@@ -30,10 +30,25 @@ const DAR = forms(
   'dar darme darte darle darnos daros darse doy das da damos dais dan dame deme dadme denme dando',
 );
 
+/** What may stand inside "call it off", "put the whole thing off" (not "call during off-peak"). */
+const OBJECT_WORDS = forms('it this that them everything the my our whole thing');
+
 const PHRASES: readonly Phrase[] = [
-  { verb: forms('call calls called calling'), particle: ['off'], gap: 2, says: ['cancel'] },
+  {
+    verb: forms('call calls called calling'),
+    particle: ['off'],
+    gap: 2,
+    gapWords: OBJECT_WORDS,
+    says: ['cancel'],
+  },
   { verb: forms('get gets got getting gotten'), particle: ['rid', 'of'], gap: 0, says: ['cancel'] },
-  { verb: forms('put puts putting'), particle: ['off'], gap: 2, says: ['postpone'] },
+  {
+    verb: forms('put puts putting'),
+    particle: ['off'],
+    gap: 2,
+    gapWords: OBJECT_WORDS,
+    says: ['postpone'],
+  },
   { verb: forms('push pushes pushed pushing'), particle: ['back'], gap: 3, says: ['postpone'] },
   {
     verb: forms('take takes took taking taken'),

@@ -36,6 +36,7 @@ describe('readPhrases', () => {
     'update my address',
     'where can i find you',
     'can you take 10 off the bill',
+    'can i call during off peak',
   ])('should leave "%s" word for word', (text) => {
     const words = text.split(' ');
     expect(readPhrases(words)).toEqual(words.map((w) => [w]));
