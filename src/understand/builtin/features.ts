@@ -8,18 +8,20 @@ import { distance } from 'fastest-levenshtein';
 import { fold, tokenize } from '../text/fold.js';
 import { isNumberWord } from '../text/numbers.js';
 import { isQuestionWord, isStopword } from '../text/stopwords.js';
-import { meaningOf } from '../text/lexicon.js';
-import { rootOf } from '../text/roots.js';
+import { lexiconWords, meaningOf } from '../text/lexicon.js';
+import { rootOf, withoutClitics } from '../text/roots.js';
 import { chatWords } from '../text/chat-words.js';
+import { readPhrases } from '../text/phrasal-verbs.js';
 import type { ChoiceSlots } from './choice-slots.js';
 import { findDates } from './entities/dates.js';
+import { findPhones } from './entities/phone.js';
 import { overlaps, type Span } from './entities/span.js';
 
 /**
  * Feature name → weight (before IDF). Names: `w:` word, `p:` word beginning, `t:` trigram,
  * `s:` function word, `q:` question word, `k:` a lexicon meaning, `c:` a value of a oneOf
- * slot, `e:` a date, email
- * or name, `w:#` any number.
+ * slot, `e:` a date, email,
+ * phone number or name, `w:#` any number.
  */
 export type Features = Map<string, number>;
 
@@ -159,6 +161,19 @@ export class Vocabulary {
   }
 }
 
+const lexiconVocabularies = new Map<string, Vocabulary>();
+
+/** The lexicon's words in `language` as a {@link Vocabulary}, for correcting typos of them. */
+function lexiconVocabulary(language: string): Vocabulary {
+  let vocabulary = lexiconVocabularies.get(language);
+  if (vocabulary === undefined) {
+    vocabulary = new Vocabulary();
+    for (const w of lexiconWords(language)) vocabulary.add(w.surface, w.root);
+    lexiconVocabularies.set(language, vocabulary);
+  }
+  return vocabulary;
+}
+
 function add(features: Features, name: string, weight: number): void {
   features.set(name, (features.get(name) ?? 0) + weight);
 }
@@ -177,10 +192,12 @@ export interface FeatureContext {
 }
 
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+/** Six digits or more, with spaces, dots, dashes or brackets between: what a phone number needs. */
+const PHONE_DIGITS = /\d(?:[\s().-]*\d){5}/;
 /** Fixed reference for masking dates: only where they are matters, not what day. */
 const DATE_REFERENCE = Date.UTC(2026, 0, 1);
 
-/** Stretches of the text that are values (dates, emails, choices), as placeholder features. */
+/** Stretches of the text that are values (emails, dates, phone numbers, choices), as placeholder features. */
 function masks(text: string, folded: string, ctx: FeatureContext, features: Features): Span[] {
   const taken: Span[] = [];
   for (const m of text.matchAll(EMAIL)) {
@@ -197,6 +214,16 @@ function masks(text: string, folded: string, ctx: FeatureContext, features: Feat
     if (taken.some((t) => overlaps(t, d))) continue;
     taken.push(d);
     add(features, 'e:date', 1);
+  }
+  // A phone number is one value, however many groups of digits it is written in ("612 345
+  // 678" was three numbers, which outweighed the words around them). Looked for only in a
+  // text with that many digits: the parser is the costliest step for a message without.
+  // After dates: "2026-12-10" is a valid Irish number.
+  const phones = PHONE_DIGITS.test(text) ? findPhones(text, undefined, ctx.language ?? '') : [];
+  for (const p of phones) {
+    if (taken.some((t) => overlaps(t, p))) continue;
+    taken.push(p);
+    add(features, 'e:phone', 1);
   }
   for (const { slot, matches } of ctx.choices?.find(folded) ?? []) {
     for (const m of matches) {
@@ -222,7 +249,7 @@ function isName(text: string, start: number, word: string, ctx: FeatureContext):
 /**
  * The features of `text`: words (typos corrected against `ctx.vocabulary`), their first
  * letters and trigrams, function words at a low weight, and placeholders for values
- * (any number, date, email, name, or a value of a `oneOf` slot) so that an example with
+ * (any number, date, email, phone number, name, or a value of a `oneOf` slot) so that an example with
  * one value meets a message with another ("a small veggie pizza" / "a medium
  * vegetarian", "to Leeds" / "to Headingley", "on monday" / "tomorrow").
  */
@@ -231,9 +258,14 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
   const folded = fold(text);
   const taken = masks(text, folded, ctx, features);
   let previousName = -2;
-  tokenize(folded).forEach(({ word: token, start, end }, index) => {
-    if (taken.some((t) => overlaps(t, { start, end }))) return;
-    for (const raw of chatWords(token)) addWord(raw, start, index);
+  const words = tokenize(folded).flatMap(({ word: token, start, end }, index) =>
+    taken.some((t) => overlaps(t, { start, end }))
+      ? []
+      : chatWords(token).map((raw) => ({ raw, start, index })),
+  );
+  const read = readPhrases(words.map((w) => w.raw));
+  words.forEach(({ start, index }, i) => {
+    for (const raw of read[i] ?? []) addWord(raw, start, index);
   });
   return features;
 
@@ -259,10 +291,25 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
     const language = ctx.language ?? '';
     let word = rootOf(raw, language);
     if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      // "anúlala", "bórrame": the verb without the pronouns written onto it.
+      const bare = withoutClitics(raw, language);
+      const root = bare === undefined ? undefined : rootOf(bare, language);
+      if (
+        root !== undefined &&
+        (ctx.vocabulary.has(root) || meaningOf(root, language) !== undefined)
+      )
+        word = root;
+    }
+    if (ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
       const corrected = ctx.vocabulary.correct(raw, word);
       if (corrected !== undefined) word = corrected;
     }
-    const meaning = meaningOf(word, language);
+    let meaning = meaningOf(word, language);
+    // A typo of a lexicon word no example uses ("punture") still says its meaning.
+    if (meaning === undefined && ctx.vocabulary !== undefined && !ctx.vocabulary.has(word)) {
+      const lexical = lexiconVocabulary(language).correct(raw, word);
+      if (lexical !== undefined) meaning = meaningOf(lexical, language);
+    }
     // A word no example uses ("tarifas") but whose meaning they do ("rates") says that
     // meaning in full; the word itself, unknown, weighs half (it still tells a message
     // about something else). At its full weight, unknown, it drowned its meaning: a
@@ -286,8 +333,12 @@ export function featurise(text: string, ctx: FeatureContext = {}): Features {
  * names (capitalised words inside a sentence) are left out, as {@link featurise} masks them.
  */
 export function contentWords(text: string, language = ''): { surface: string; root: string }[] {
-  return tokenize(fold(text))
-    .flatMap((t) => chatWords(t.word).map((word) => ({ word, start: t.start })))
+  const words = tokenize(fold(text)).flatMap((t) =>
+    chatWords(t.word).map((word) => ({ word, start: t.start })),
+  );
+  const read = readPhrases(words.map((w) => w.word));
+  return words
+    .flatMap((w, i) => (read[i] ?? []).map((word) => ({ word, start: w.start })))
     .filter(
       (t) =>
         !isNumberWord(t.word) &&

@@ -9,7 +9,8 @@
  * property, transport) and of common complaints (pain, broken, bleeding, stuck), written
  * from general knowledge, independently of any bot's examples or test messages; bots add
  * their own words through examples. Words a bot's intents must tell apart stay on separate
- * lines (book / cancel / move, price / pay, damage / missing).
+ * lines (book / cancel / move, price / pay, damage / missing). Its words also correct
+ * typos ({@link lexiconWords}): "punture", a word no example uses, still means puncture.
  */
 import { rootOf, ROOT_LANGUAGES } from './roots.js';
 
@@ -42,7 +43,8 @@ allergy allergic allergen intolerance intolerant | alergia alergico alergica ale
 free without | sin libre
 vegan vegetarian plant | vegano vegana vegetariano vegetariana
 book reserve schedule arrange | reservar programar agendar concertar
-move reschedule postpone rearrange rebook | mover aplazar posponer reprogramar adelantar
+move reschedule postpone rearrange rebook push | mover aplazar posponer reprogramar adelantar
+instead rather prefer preferably | prefiero preferiria preferible
 want need like | quiero necesito gustaria quisiera
 see show view display check look consult | ver mostrar ensenar consultar mirar revisar
 know tell say explain inform information info details | saber decir explicar informar informacion info detalles datos
@@ -197,6 +199,18 @@ for (const line of LINES.trim().split('\n')) {
       }
     }
   });
+}
+
+/** Per language: the lexicon's words (folded) with their roots, for typo correction. */
+export function lexiconWords(language: string): { surface: string; root: string }[] {
+  const out: { surface: string; root: string }[] = [];
+  for (const line of LINES.trim().split('\n')) {
+    line.split('|').forEach((side, i) => {
+      if (language !== '' && ROOT_LANGUAGES.includes(language) && SIDES[i] !== language) return;
+      for (const w of side.trim().split(/\s+/)) out.push({ surface: w, root: rootOf(w, language) });
+    });
+  }
+  return out;
 }
 
 /** The lexicon meaning of a word root ({@link rootOf} in `language`), if it has one. */

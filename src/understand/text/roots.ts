@@ -48,3 +48,46 @@ export function rootOf(word: string, language: string): string {
   roots.set(word, root);
   return root;
 }
+
+/** Spanish object pronouns written onto a verb ("anúlala", "bórrame", "mandádmelo"), longest first. */
+const CLITICS = [
+  'selos',
+  'selas',
+  'selo',
+  'sela',
+  'melo',
+  'mela',
+  'telo',
+  'tela',
+  'noslo',
+  'nosla',
+  'los',
+  'las',
+  'les',
+  'nos',
+  'me',
+  'te',
+  'lo',
+  'la',
+  'le',
+  'se',
+];
+
+/**
+ * A folded Spanish word without the object pronouns written onto it, when it has some and
+ * at least four letters stay ("anulala" → "anula", "mandadlo" → "mandad", "borrame" →
+ * "borra"); undefined otherwise, and for other languages. The stemmer strips them from
+ * infinitives and gerunds ("cancelarla") but not from imperatives, which is how customers
+ * write them: the caller decides whether the bare verb is a word it knows.
+ * @example
+ * withoutClitics('anulala', 'es'); // 'anula'
+ */
+export function withoutClitics(word: string, language: string): string | undefined {
+  if (language !== 'es') return undefined;
+  for (const clitic of CLITICS) {
+    if (word.endsWith(clitic) && word.length - clitic.length >= 4) {
+      return word.slice(0, -clitic.length);
+    }
+  }
+  return undefined;
+}

@@ -54,15 +54,20 @@ describe('builtin understander on the labelled sets', () => {
     // measured 2026-11-28 (threshold 0.6, after issue #30's lexicon fixes): pizza 90.5 /
     // 97.0 / 0, courier 91.9 / 87.3 / 0, salon 85.6 / 95.3 / 4.2 (1 of 24), card 88.8 / 95.3
     // / 0, restaurant 88.1 / 93.8 / 5.0 (1 of 20), telecom 90.6 / 85.4 / 0, gym 93.0 / 96.2 /
-    // 6.3 (1 of 16).
-    ['pizza', 0.89, 0.96, 0.05],
-    ['courier', 0.9, 0.86, 0.05],
-    ['salon', 0.85, 0.94, 0.05],
-    ['card', 0.87, 0.94, 0.05],
-    ['restaurant', 0.87, 0.92, 0.05],
+    // 6.3 (1 of 16); after multi-word verbs and lexicon typos (round 4): restaurant 88.8 /
+    // 94.6 / 5.0, telecom 91.5 / 85.4 / 0; after Spanish clitics: salon 86.3, gym 93.9; after
+    // "no longer need", "ya no quiero": courier 92.6; after phone numbers as one value: salon
+    // 86.9, card 91.3 / 97.2, telecom 92.3; after "instead / rather / en vez de": salon 87.5,
+    // restaurant 89.4; after "can't find" / "no encuentro" and "any update": pizza 91.1, card
+    // 91.9.
+    ['pizza', 0.9, 0.96, 0.05],
+    ['courier', 0.91, 0.86, 0.05],
+    ['salon', 0.87, 0.94, 0.05],
+    ['card', 0.91, 0.96, 0.05],
+    ['restaurant', 0.88, 0.93, 0.05],
     // heldout2/: written later; measured before two general fixes their misses suggested.
-    ['telecom', 0.9, 0.84, 0.05],
-    ['gym', 0.92, 0.95, 0.07],
+    ['telecom', 0.91, 0.84, 0.05],
+    ['gym', 0.93, 0.95, 0.07],
   ] as const)('should keep %s at its measured figures', async (domain, intents, slots, wrong) => {
     const set =
       domain === 'pizza' || domain === 'courier'
