@@ -74,7 +74,7 @@ function isOtherForm(word: string, candidate: string): boolean {
 }
 
 /** Whether `word` is `candidate` with two neighbouring letters swapped ("cancle"). */
-function isSwap(word: string, candidate: string): boolean {
+export function isSwap(word: string, candidate: string): boolean {
   if (word.length !== candidate.length) return false;
   for (let i = 0; i + 1 < word.length; i++) {
     if (word[i] !== candidate[i]) {

@@ -23,4 +23,18 @@ describe('oneOf synonyms', () => {
     expect(found('my teeth hurt')).toEqual([]);
     expect(found('a check on my account')).toEqual([]);
   });
+
+  it.each([
+    ['the legs of the tabel are wobbly', ['table']],
+    ['how much are the chiars', ['chair']],
+    ['my mattres still hasnt arrived', ['mattress']],
+    ['the matress has a stain', ['mattress']],
+  ])('should match a value through the typo in "%s" (a swap is one edit)', (text, want) => {
+    const furniture = [{ value: 'table' }, { value: 'chair' }, { value: 'mattress' }];
+    expect(findChoices(fold(text), furniture).map((c) => c.value)).toEqual(want);
+  });
+
+  it('should not take a word two edits away for a short value', () => {
+    expect(findChoices(fold('a dubble room'), [{ value: 'double' }])).toEqual([]);
+  });
 });

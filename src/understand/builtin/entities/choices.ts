@@ -8,7 +8,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { SlotChoice } from '../../types.js';
 import { tokenize, fold, type Token } from '../../text/fold.js';
-import { stem } from '../features.js';
+import { isSwap, stem } from '../features.js';
 import { rootOf } from '../../text/roots.js';
 import type { Span } from './span.js';
 
@@ -45,19 +45,40 @@ function pluralOf(a: string, b: string): boolean {
   return b.length >= 2 && (a === `${b}s` || a === `${b}es`);
 }
 
-/** Edits between two words (stemmed `sa`/`sb`, roots `a`/`b`), when within a typo's reach. */
-function wordEdits(sa: string, sb: string, a: Roots, b: Roots): number | undefined {
-  if (sa === sb || sameRoot(a, b) || pluralOf(sa, sb) || pluralOf(sb, sa)) return 0;
-  const shortest = Math.min(sa.length, sb.length);
+/** Typo edits from `a` to `b` within `max`, a swap of neighbours as one, or undefined. */
+function typoEdits(a: string, b: string): number | undefined {
+  const shortest = Math.min(a.length, b.length);
   if (shortest < 4) return undefined;
   const max = shortest >= 8 ? 2 : 1;
-  if (Math.abs(sa.length - sb.length) > max) return undefined;
-  const d = distance(sa, sb);
+  if (Math.abs(a.length - b.length) > max) return undefined;
+  const d = isSwap(a, b) ? 1 : distance(a, b);
   return d <= max ? d : undefined;
+}
+
+/**
+ * Edits between two words (written `wa`/`wb`, stemmed `sa`/`sb`, roots `a`/`b`), when
+ * within a typo's reach: the stems alone miss a typo the stemmer cut differently
+ * ("mattres" → "mattre", "mattress" kept whole).
+ */
+function wordEdits(
+  wa: string,
+  wb: string,
+  sa: string,
+  sb: string,
+  a: Roots,
+  b: Roots,
+): number | undefined {
+  if (sa === sb || sameRoot(a, b) || pluralOf(sa, sb) || pluralOf(sb, sa)) return 0;
+  const stems = typoEdits(sa, sb);
+  const words = wa === sa && wb === sb ? undefined : typoEdits(wa, wb);
+  if (stems === undefined) return words;
+  return words === undefined ? stems : Math.min(stems, words);
 }
 
 interface Phrase {
   readonly value: string;
+  /** Folded words as written. */
+  readonly written: readonly string[];
   /** Stemmed words. */
   readonly words: readonly string[];
   /** The words' roots. */
@@ -74,7 +95,12 @@ function phrases(choices: readonly SlotChoice[]): Phrase[] {
     for (const p of [c.value, ...(c.synonyms ?? [])]) {
       const folded = tokenize(fold(p)).map((t) => t.word);
       if (folded.length > 0)
-        out.push({ value: c.value, words: folded.map(stem), roots: folded.map(rootsOf) });
+        out.push({
+          value: c.value,
+          written: folded,
+          words: folded.map(stem),
+          roots: folded.map(rootsOf),
+        });
     }
   }
   // Longer phrases first: "four cheese" before a "cheese" synonym elsewhere.
@@ -120,6 +146,8 @@ export function findChoices(
         const e = used[i + k]
           ? undefined
           : wordEdits(
+              (tokens[i + k] as Token).word,
+              phrase.written[k] as string,
               stems[i + k] as string,
               phrase.words[k] as string,
               roots[i + k] as Roots,
