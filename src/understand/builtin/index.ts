@@ -22,6 +22,7 @@ import { extractSlots, type SlotContext, type SlotValues } from './extract-slots
 import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { IndexCache } from './index-cache.js';
+import { asksForPerson } from './person-request.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
 import { questionWordOf } from './question-form.js';
 
@@ -38,6 +39,11 @@ const ALTERNATIVE_FLOOR = 0.1;
 const MAX_ALTERNATIVES = 3;
 /** Cosine a message needs with a built-in handoff phrase to be a request for a person. */
 const HANDOFF_MIN_SIMILARITY = 0.5;
+/**
+ * Confidence of a request for a person read from its words (person-request.ts): it wins
+ * over any intent, as a message that asks for a person wants one whatever else it says.
+ */
+const PERSON_REQUEST_CONFIDENCE = 0.9;
 
 /** Options of {@link createBuiltinUnderstander}. */
 export interface BuiltinUnderstanderOptions {
@@ -231,16 +237,19 @@ export function createBuiltinUnderstander(
       // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
       // message sharing one word with "necesito hablar con alguien" is not a request.
       const handoffRaw = raw.find((s) => s.id === HANDOFF_ID);
-      const handoffScore =
+      const phrased =
         handoffRaw !== undefined && handoffRaw.similarity >= HANDOFF_MIN_SIMILARITY
           ? confidenceOf(handoffRaw)
           : 0;
+      const asked = asksForPerson(input.text);
+      const handoffScore = asked ? Math.max(phrased, PERSON_REQUEST_CONFIDENCE) : phrased;
       // Chatter is a class of the classifier like any intent: where it wins, the intents
       // share what probability is left, so none is confident.
       const ranked = scores.filter(
         (s) => s.id !== HANDOFF_ID && s.id !== CHATTER_ID && s.confidence >= ALTERNATIVE_FLOOR,
       );
-      const handoffWins = handoffScore >= threshold && handoffScore > (ranked[0]?.confidence ?? 0);
+      const handoffWins =
+        handoffScore >= threshold && (asked || handoffScore > (ranked[0]?.confidence ?? 0));
       // The bot's own way to ask for a person ("human", "agent") is answered as that
       // intent, not as the built-in handoff: the bot's intent wins.
       const person = handoffWins ? personIntentOf(index, input.intents) : undefined;

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
+import { asksForPerson } from '../../../src/understand/builtin/person-request.js';
+import type { IntentSpec, UnderstandInput } from '../../../src/understand/types.js';
+
+const assembly: IntentSpec = {
+  id: 'assembly',
+  examples: {
+    en: ['can you assemble my wardrobe', 'I need help putting the bed together'],
+    es: ['me montáis el armario'],
+  },
+};
+const agent: IntentSpec = {
+  id: 'agent',
+  examples: { en: ['talk to a person', 'speak to a human'], es: ['hablar con alguien'] },
+};
+
+function input(text: string, intents: IntentSpec[], locale = 'en'): UnderstandInput {
+  return { text, locale, timezone: 'UTC', now: 0, intents, slots: [] };
+}
+
+describe('asksForPerson', () => {
+  it.each([
+    "This isn't helping. Agent please.",
+    'put me through to the front desk',
+    'connect me with customer support',
+    'this bot is useless, get me someone',
+    'necesito hablar con un humano, no con una maquina',
+    'ponme con un agnte por favor',
+    'is there a real person there',
+    'atención al cliente',
+    'I need a human not a bot',
+  ])('should read "%s" as a request for a person', (text) => {
+    expect(asksForPerson(text)).toBe(true);
+  });
+
+  it.each([
+    "can someone fit the wardrobe doors, they're really hard",
+    'I need someone to assemble my wardrobe',
+    'get me someone to fit it',
+    '¿eres una persona de verdad?',
+    'somos 3 personas',
+    'a room for one person',
+    'wheres my stuff',
+    "i'd like a personal trainer",
+  ])('should not read "%s" as one', (text) => {
+    expect(asksForPerson(text)).toBe(false);
+  });
+});
+
+describe('builtin understander and requests for a person', () => {
+  const u = createBuiltinUnderstander();
+
+  it('should hand off a request no built-in phrase is close to', async () => {
+    const r = await u.understand(input('put me through to the front desk', [assembly]));
+    expect(r.handoff).toBe(true);
+    const es = await u.understand(
+      input('necesito hablar con un humano, no con una maquina', [assembly], 'es'),
+    );
+    expect(es.handoff).toBe(true);
+  });
+
+  it("should answer it as the bot's own person intent when it has one", async () => {
+    const r = await u.understand(input('ponme con un agnte por favor', [assembly, agent], 'es'));
+    expect(r.intent?.id).toBe('agent');
+    expect(r.intent?.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(r.handoff).toBeUndefined();
+  });
+
+  it('should leave a person doing a service to the intent for that service', async () => {
+    const r = await u.understand(input('can someone assemble my wardrobe', [assembly, agent]));
+    expect(r.intent?.id).toBe('assembly');
+    expect(r.handoff).toBeUndefined();
+  });
+});
