@@ -21,6 +21,7 @@ import { soundsLikeCorrection } from './correction.js';
 import { extractSlots, type SlotContext, type SlotValues } from './extract-slots.js';
 import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
+import { isGreetingOnly } from './greeting-only.js';
 import { IndexCache } from './index-cache.js';
 import { asksForPerson } from './person-request.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
@@ -91,6 +92,12 @@ function isQuestion(text: string): boolean {
  * the first intent's words but asks what the other answers (see question-form.ts).
  */
 const UNASKED_QUESTION_FACTOR = 0.6;
+
+/**
+ * Intents' confidences are multiplied by this for a message that only greets or thanks
+ * (greeting-only.ts): whatever word of it an example shares, it asks for nothing.
+ */
+const GREETING_FACTOR = 0.5;
 
 const questionWords = new WeakMap<IntentIndex, ReadonlyMap<string, ReadonlySet<string>>>();
 
@@ -223,14 +230,14 @@ export function createBuiltinUnderstander(
         timezone: input.timezone,
       });
       const unasked = unaskedBy(input.text, index, input.intents);
+      const greeting = isGreetingOnly(input.text) ? GREETING_FACTOR : 1;
       const scores = raw
         .map((s): ScoredIntent => {
+          const factor = (unasked.has(s.id) ? UNASKED_QUESTION_FACTOR : 1) * greeting;
           const confidence = confidenceOf(s);
           return {
             id: s.id,
-            confidence: unasked.has(s.id)
-              ? Math.round(confidence * UNASKED_QUESTION_FACTOR * 1000) / 1000
-              : confidence,
+            confidence: factor === 1 ? confidence : Math.round(confidence * factor * 1000) / 1000,
           };
         })
         .sort((a, b) => b.confidence - a.confidence);
