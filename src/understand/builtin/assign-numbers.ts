@@ -88,12 +88,53 @@ function slotWords(slot: SlotSpec): Set<string> {
   return new Set(tokenize(fold(words)).map((t) => stem(t.word)));
 }
 
+/**
+ * Words after which a number is what follows them, not a count of the next word: "for 2
+ * to booking 48213" does not count bookings.
+ */
+const POINTING = new Set(['to', 'from', 'on', 'at', 'into', 'a', 'al', 'para', 'desde', 'en']);
+
+/** Words that make a number a reference (order, booking, ref, nº, pedido, reserva…), stemmed. */
+const REFERENCE = new Set(
+  `number num no n ref reference id code order booking reservation confirmation ticket
+  pedido reserva numero localizador codigo`
+    .split(/\s+/)
+    .map(stem),
+);
+
+/** Words that only say "number" ("order no. 301442", "pedido nº 5512"), stemmed. */
+const NUMBER_MARK = new Set(['number', 'num', 'no', 'n', 'numero', 'nº'].map(stem));
+
+/** A reference number is this long at least ("order 559870", not "2 chairs"). */
+const REFERENCE_MIN = 1000;
+
+function isReferenceSlot(words: Set<string>): boolean {
+  return [...words].some((w) => REFERENCE.has(w));
+}
+
 function namesSlot(folded: string, n: NumberMatch, words: Set<string>): boolean {
   const next = tokenize(folded.slice(n.end, n.end + 24)).slice(0, 2);
+  if (POINTING.has(next[0]?.word ?? '')) return false;
   return next.some((t) => {
     const w = stem(t.word);
     return words.has(w) || (UNITS[w] ?? []).some((u) => words.has(u));
   });
+}
+
+/**
+ * Whether the words right before `n` name the slot ("booking 48213", "order no. 559870",
+ * "reserva nº 47321"): the slot's own words, or a reference word for a reference slot.
+ */
+function namedBefore(folded: string, n: NumberMatch, words: Set<string>): boolean {
+  const before = tokenize(folded.slice(Math.max(0, n.start - 32), n.start))
+    .slice(-2)
+    .map((t) => stem(t.word));
+  const reference = isReferenceSlot(words);
+  return before.some(
+    (w, i) =>
+      (i === before.length - 1 || NUMBER_MARK.has(before[before.length - 1] ?? '')) &&
+      (words.has(w) || (reference && REFERENCE.has(w) && !NUMBER_MARK.has(w))),
+  );
 }
 
 /** Numbers given to `slots`, by slot name. */
@@ -108,11 +149,33 @@ export function assignNumbers(
   const fits = (slot: SlotSpec, n: NumberMatch): boolean =>
     slot.kind !== 'integer' || Number.isInteger(n.value);
   const words = new Map(slots.map((s) => [s, slotWords(s)] as const));
-  // First: numbers whose next words name a slot.
+  // First: long numbers right after words naming a slot ("booking 48213"), then numbers
+  // whose next words name one ("2 nights").
   for (const slot of slots) {
+    const n = numbers.find(
+      (m) =>
+        !used.has(m) &&
+        fits(slot, m) &&
+        m.value >= REFERENCE_MIN &&
+        namedBefore(folded, m, words.get(slot) ?? new Set()),
+    );
+    if (n === undefined) continue;
+    out[slot.name] = { value: n.value, text: textOf(n) };
+    used.add(n);
+  }
+  for (const slot of slots) {
+    if (out[slot.name] !== undefined) continue;
     const n = numbers.find(
       (m) => !used.has(m) && fits(slot, m) && namesSlot(folded, m, words.get(slot) ?? new Set()),
     );
+    if (n === undefined) continue;
+    out[slot.name] = { value: n.value, text: textOf(n) };
+    used.add(n);
+  }
+  // A reference slot left takes a long number left ("cancel one of them (44120)").
+  for (const slot of slots) {
+    if (out[slot.name] !== undefined || !isReferenceSlot(words.get(slot) ?? new Set())) continue;
+    const n = numbers.find((m) => !used.has(m) && fits(slot, m) && m.value >= REFERENCE_MIN);
     if (n === undefined) continue;
     out[slot.name] = { value: n.value, text: textOf(n) };
     used.add(n);
