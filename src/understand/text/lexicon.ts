@@ -49,7 +49,8 @@ want need like | quiero necesito gustaria quisiera
 see show view display check look consult | ver mostrar ensenar consultar mirar revisar
 know tell say explain inform information info details | saber decir explicar informar informacion info detalles datos
 question ask query enquiry inquiry | pregunta preguntar consulta duda
-pay payment paid bill invoice charged charge debit | pagar pago pagado factura recibo cobro cargo
+pet pets dog dogs cat cats animal animals | mascota mascotas perro perros gato gatos animal animales
+pay payment paid bill invoice charged charge debit deposit | pagar pago pagado factura recibo cobro cargo fianza deposito
 account profile login password access signin username | cuenta perfil contrasena clave acceso usuario
 card credit debit visa mastercard | tarjeta credito debito visa mastercard
 block freeze lock stop suspend | bloquear congelar suspender parar detener
@@ -141,7 +142,6 @@ roaming abroad | extranjero roaming
 atm cashpoint | cajero
 fraud scam fraudulent | fraude estafa
 interest | interes intereses
-deposit | fianza deposito
 course courses class classes lesson lessons | curso cursos clase clases leccion lecciones
 enrol enroll register registration signup | inscribir inscripcion matricula matricular apuntar apuntarme
 teacher tutor instructor trainer | profesor profesora monitor entrenador

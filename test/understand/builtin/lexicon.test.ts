@@ -25,6 +25,10 @@ describe('bilingual lexicon', () => {
     ['speak', 'en', 'talk', 'en'],
     ['rather', 'en', 'instead', 'en'],
     ['prefiero', 'es', 'prefer', 'en'],
+    ['deposit', 'en', 'paid', 'en'],
+    ['fianza', 'es', 'pay', 'en'],
+    ['pets', 'en', 'dog', 'en'],
+    ['mascotas', 'es', 'pet', 'en'],
   ])('should give "%s" (%s) the meaning of "%s" (%s)', (a, la, b, lb) => {
     expect(meaning(a, la)).toBeDefined();
     expect(meaning(a, la)).toBe(meaning(b, lb));
