@@ -101,13 +101,12 @@ export function extractSlots(
   );
   const taken = new Set<DateMatch>();
   for (const slot of slotsOf(specs, 'date', 'time', 'datetime')) {
-    const d = dates.find((m) =>
-      slot.kind === 'date'
-        ? m.date !== undefined
-        : slot.kind === 'time'
-          ? m.time !== undefined
-          : m.date !== undefined,
-    );
+    const fits = (m: DateMatch): boolean =>
+      slot.kind === 'time' ? m.time !== undefined : m.date !== undefined;
+    // A date the message turns down ("instead of the 14th") only when it gives no other.
+    const d =
+      dates.find((m) => fits(m) && m.turnedDown !== true) ??
+      dates.find(fits);
     if (d === undefined) continue;
     const value =
       slot.kind === 'date'

@@ -2,8 +2,17 @@
  * Dates and times in free text through chrono-node's English and Spanish parsers,
  * resolved against "now" as a wall clock in the bot's timezone, and normalised to
  * `YYYY-MM-DD` and `HH:MM` (24 h). A bare weekday means the next one ("el viernes").
+ * What chrono leaves out (a Spanish range's start, "el sábado 5", "on the 12th", a date
+ * turned down) is read around its matches (day-numbers.ts).
  */
 import * as chrono from 'chrono-node';
+import {
+  dayAfterWeekday,
+  daysAlone,
+  nextDayNumbered,
+  rangeStart,
+  turnedDown,
+} from './day-numbers.js';
 import type { Span } from './span.js';
 
 /** A date and/or time found in the text. */
@@ -13,6 +22,8 @@ export interface DateMatch extends Span {
   /** `HH:MM`, when the text names an hour. */
   readonly time?: string;
   readonly text: string;
+  /** The message turns this date down ("instead of the 14th", "not on Tuesday"). */
+  readonly turnedDown?: true;
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -128,6 +139,11 @@ export function findDates(
 
 let memo: { key: string; found: DateMatch[] } | undefined;
 
+/** The start of the day `d` is in. */
+function midnight(d: Date): Date {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate());
+}
+
 function parseDates(
   text: string,
   folded: string,
@@ -149,11 +165,26 @@ function parseDates(
       if (!hasDay && !TIME_CUE.test(folded.slice(r.index, r.index + r.text.length))) continue;
       let start = r.index;
       let end = r.index + r.text.length;
-      const day = nearestYear(
+      let day = nearestYear(
         new Date(s.get('year') ?? 0, (s.get('month') ?? 1) - 1, s.get('day') ?? 1),
         s.isCertain('day') && s.isCertain('month') && !s.isCertain('year'),
         reference,
       );
+      const numbered = s.isCertain('day') ? undefined : dayAfterWeekday(folded.slice(end));
+      if (numbered !== undefined && !hasTime) {
+        // "el sábado 5": chrono reads the weekday alone.
+        day =
+          nextDayNumbered(numbered.day, midnight(reference), s.get('weekday') ?? undefined) ?? day;
+        end += numbered.length;
+      }
+      const range = s.isCertain('day') ? rangeStart(folded, start) : undefined;
+      if (range !== undefined) {
+        // "del 24 al 26 de diciembre": chrono reads the end alone.
+        const first = new Date(day.getFullYear(), day.getMonth(), range.day);
+        if (range.day > day.getDate()) first.setMonth(first.getMonth() - 1);
+        day = first;
+        start = range.start;
+      }
       if (PASADO_BEFORE.test(folded.slice(0, start)) && /^manana/.test(folded.slice(start))) {
         // chrono reads "pasado mañana" (the day after tomorrow) as "mañana".
         day.setDate(day.getDate() + 1);
@@ -175,8 +206,23 @@ function parseDates(
           ? { date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}` }
           : {}),
         ...(hasTime ? { time: `${pad(hour)}:${pad(s.get('minute') ?? 0)}` } : {}),
+        ...(turnedDown(folded, start) ? { turnedDown: true as const } : {}),
       });
     }
+    // "on the 12th", "el día 3": the next such day.
+    for (const alone of daysAlone(folded)) {
+      if (out.some((d) => d.start < alone.end && alone.start < d.end)) continue;
+      const day = nextDayNumbered(alone.day, midnight(reference));
+      if (day === undefined) continue;
+      out.push({
+        start: alone.start,
+        end: alone.end,
+        text: text.slice(alone.start, alone.end),
+        date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`,
+        ...(turnedDown(folded, alone.start) ? { turnedDown: true as const } : {}),
+      });
+    }
+    out.sort((a, b) => a.start - b.start);
     if (out.length > 0) return out;
   }
   return [];
