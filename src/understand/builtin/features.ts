@@ -108,10 +108,16 @@ export class Vocabulary {
   readonly #byLength = new Map<number, string[]>();
   readonly #surfaces = new Map<string, string>();
   readonly #roots = new Set<string>();
+  readonly #rootsByLength = new Map<number, string[]>();
 
   /** Adds a surface word and its root. */
   add(surface: string, root: string): void {
-    this.#roots.add(root);
+    if (!this.#roots.has(root)) {
+      this.#roots.add(root);
+      const roots = this.#rootsByLength.get(root.length) ?? [];
+      roots.push(root);
+      this.#rootsByLength.set(root.length, roots);
+    }
     if (this.#surfaces.has(surface)) return;
     this.#surfaces.set(surface, root);
     const bucket = this.#byLength.get(surface.length) ?? [];
@@ -151,7 +157,22 @@ export class Vocabulary {
         }
       }
     }
-    return best === undefined ? undefined : this.#surfaces.get(best);
+    if (best !== undefined) return this.#surfaces.get(best);
+    return this.#rootTypo(word, root);
+  }
+
+  /**
+   * A known root one typo from `root` (5+ letters), for an inflected word no known form is
+   * near: "asembling" (root "asembl") is "assembling" though the examples say "assemble".
+   */
+  #rootTypo(word: string, root: string): string | undefined {
+    if (root.length < 5 || word.length - root.length < 2) return undefined;
+    for (let len = root.length - 1; len <= root.length + 1; len++) {
+      for (const candidate of this.#rootsByLength.get(len) ?? []) {
+        if (sameStart(root, candidate) && typoDistance(root, candidate) <= 1) return candidate;
+      }
+    }
+    return undefined;
   }
 
   /** Whether the short `root` of a word is a typo of the root of the known `candidate`. */

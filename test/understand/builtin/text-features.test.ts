@@ -63,6 +63,15 @@ describe('typo correction', () => {
     expect(fix('payng')).toBe(rootOf('paying', 'en'));
     expect(known.correct('playing')).toBe(rootOf('paying', 'en')); // without its root: the surface rule
   });
+
+  it('should correct an inflected word through a typo of a known root ("asembling")', () => {
+    const known = vocabulary(['assemble', 'table']);
+    const fix = (word: string): string | undefined => known.correct(word, rootOf(word, 'en'));
+    expect(fix('asembling')).toBe(rootOf('assemble', 'en'));
+    // Only for a word with an ending: an uninflected one is judged by its surface alone.
+    expect(fix('asembl')).toBeUndefined();
+    expect(fix('tablet')).toBeUndefined();
+  });
 });
 
 describe('softmax model', () => {
