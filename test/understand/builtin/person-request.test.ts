@@ -67,6 +67,19 @@ describe('builtin understander and requests for a person', () => {
     expect(r.handoff).toBeUndefined();
   });
 
+  it("should find the bot's person intent from examples the words read as asking", async () => {
+    const desk: IntentSpec = {
+      id: 'desk',
+      examples: {
+        en: ['front desk please', 'the front desk, now'],
+        es: ['recepción por favor'],
+      },
+    };
+    const r = await u.understand(input('Agent please.', [assembly, desk]));
+    expect(r.intent?.id).toBe('desk');
+    expect(r.handoff).toBeUndefined();
+  });
+
   it('should leave a person doing a service to the intent for that service', async () => {
     const r = await u.understand(input('can someone assemble my wardrobe', [assembly, agent]));
     expect(r.intent?.id).toBe('assembly');
