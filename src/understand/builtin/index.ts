@@ -23,7 +23,7 @@ import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { isGreetingOnly } from './greeting-only.js';
 import { IndexCache } from './index-cache.js';
-import { asksForPerson } from './person-request.js';
+import { asksForCallback, asksForPerson } from './person-request.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
 import { questionWordOf } from './question-form.js';
 
@@ -254,7 +254,13 @@ export function createBuiltinUnderstander(
           ? confidenceOf(handoffRaw)
           : 0;
       const asked = asksForPerson(input.text);
-      const handoffScore = asked ? Math.max(phrased, PERSON_REQUEST_CONFIDENCE) : phrased;
+      // Asking to be called back ("call me please") is asking for a person at the
+      // threshold: an intent confident on the rest ("my tooth broke, call me") keeps it.
+      const handoffScore = asked
+        ? Math.max(phrased, PERSON_REQUEST_CONFIDENCE)
+        : asksForCallback(input.text)
+          ? Math.max(phrased, threshold)
+          : phrased;
       // Chatter is a class of the classifier like any intent: where it wins, the intents
       // share what probability is left, so none is confident.
       const ranked = scores.filter(

@@ -151,3 +151,21 @@ export function asksForPerson(text: string): boolean {
       return words.length > 0 && clauseAsks(words);
     });
 }
+
+/** "call me", "ring us back", "phone me at…" (not "call me a taxi"). */
+const CALL_ME_EN = /\b(?:call|ring|phone)\s+(?:me|us)\b(?!\s+(?:a|an)\b)/;
+/** "llamadme", "llámame", "me podéis llamar", "que me llamen", "llamarme". */
+const CALL_ME_ES =
+  /\bllam(?:adme|ame|eme|enme|arme|arnos|adnos)\b|\bme\s+(?:\S+\s+)?llam(?:ar|ais|an|en|e|as|eis)\b/;
+
+/**
+ * Whether `text` asks to be called back ("call me please", "ring me on 07700…", "me podéis
+ * llamar al 612…"): a person is asked for, though the message may be about something else.
+ * @example
+ * asksForCallback('call me please, I would rather explain on the phone'); // true
+ * asksForCallback('call me a taxi'); // false
+ */
+export function asksForCallback(text: string): boolean {
+  const folded = fold(text);
+  return CALL_ME_EN.test(folded) || CALL_ME_ES.test(folded);
+}

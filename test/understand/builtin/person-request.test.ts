@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
-import { asksForPerson } from '../../../src/understand/builtin/person-request.js';
+import { asksForCallback, asksForPerson } from '../../../src/understand/builtin/person-request.js';
 import type { IntentSpec, UnderstandInput } from '../../../src/understand/types.js';
 
 const assembly: IntentSpec = {
@@ -48,6 +48,19 @@ describe('asksForPerson', () => {
   });
 });
 
+describe('asksForCallback', () => {
+  it.each([
+    ["call me please, I'd rather explain on the phone", true],
+    ['ring me on 07700 900456', true],
+    ['me podéis llamar al 612 345 678', true],
+    ['llamadme cuando podáis', true],
+    ['call me a taxi', false],
+    ['I called the shop yesterday', false],
+  ])('should read "%s" as asking to be called back: %s', (text, want) => {
+    expect(asksForCallback(text)).toBe(want);
+  });
+});
+
 describe('builtin understander and requests for a person', () => {
   const u = createBuiltinUnderstander();
 
@@ -78,6 +91,23 @@ describe('builtin understander and requests for a person', () => {
     const r = await u.understand(input('Agent please.', [assembly, desk]));
     expect(r.intent?.id).toBe('desk');
     expect(r.handoff).toBeUndefined();
+  });
+
+  it('should answer a callback as a person request only when no intent is confident', async () => {
+    const damaged: IntentSpec = {
+      id: 'damaged',
+      examples: {
+        en: ['my sofa arrived broken', 'the table is damaged', 'the wardrobe door is broken'],
+      },
+    };
+    const alone = await u.understand(
+      input('call me please, I would rather explain', [damaged, agent]),
+    );
+    expect(alone.intent?.id).toBe('agent');
+    const told = await u.understand(
+      input('my sofa arrived broken, call me please', [damaged, agent]),
+    );
+    expect(told.intent?.id).toBe('damaged');
   });
 
   it('should leave a person doing a service to the intent for that service', async () => {
