@@ -14,6 +14,9 @@ import { fold, tokenize } from '../text/fold.js';
 import type { NumberMatch } from '../text/numbers.js';
 import type { DurationMatch, TimeUnit } from './entities/durations.js';
 import { stem } from './features.js';
+import { meaningOf } from '../text/lexicon.js';
+import { rootOf } from '../text/roots.js';
+import { isStopword } from '../text/stopwords.js';
 
 const PEOPLE = [
   'people',
@@ -83,9 +86,20 @@ const UNITS: Record<string, readonly string[]> = {
   noche: NIGHTS,
 };
 
+/** A word's meaning in the lexicon, in either language ("paquete" and "parcel": parcel). */
+function meaningOfWord(word: string): string | undefined {
+  return meaningOf(rootOf(word, ''));
+}
+
 function slotWords(slot: SlotSpec): Set<string> {
-  const words = `${slot.name.replace(/[_-]/g, ' ')} ${slot.description ?? ''}`;
-  return new Set(tokenize(fold(words)).map((t) => stem(t.word)));
+  const words = tokenize(fold(`${slot.name.replace(/[_-]/g, ' ')} ${slot.description ?? ''}`));
+  const out = new Set(words.map((t) => stem(t.word)));
+  // The meanings of its nouns too, so "un paquete" names a slot described "How many parcels".
+  for (const t of words) {
+    const meaning = t.word.length > 3 && !isStopword(t.word) ? meaningOfWord(t.word) : undefined;
+    if (meaning !== undefined) out.add(`k:${meaning}`);
+  }
+  return out;
 }
 
 /**
@@ -117,7 +131,9 @@ function namesSlot(folded: string, n: NumberMatch, words: Set<string>): boolean 
   if (POINTING.has(next[0]?.word ?? '')) return false;
   return next.some((t) => {
     const w = stem(t.word);
-    return words.has(w) || (UNITS[w] ?? []).some((u) => words.has(u));
+    if (words.has(w) || (UNITS[w] ?? []).some((u) => words.has(u))) return true;
+    const meaning = t.word.length > 3 ? meaningOfWord(t.word) : undefined;
+    return meaning !== undefined && words.has(`k:${meaning}`);
   });
 }
 

@@ -46,4 +46,18 @@ describe('reference numbers and counts', () => {
     expect(values('2 guests, booking 48213', extras)).toEqual({ guests: 2, booking: 48213 });
     expect(values('for 3', extras)).toEqual({ guests: 3 });
   });
+
+  it('should count "un paquete" for a slot described in English by the word\'s meaning', () => {
+    const send: SlotSpec[] = [
+      { name: 'parcels', kind: 'integer', description: 'How many parcels' },
+      { name: 'weight', kind: 'number', description: 'Weight in kg' },
+    ];
+    expect(values('quiero mandar un paquete a Valencia', send, 'es')).toEqual({ parcels: 1 });
+    expect(values('necesito enviar una caja de 7 kilos', send, 'es')).toEqual({
+      parcels: 1,
+      weight: 7,
+    });
+    // "una" before a word with no meaning of the slot stays a weak number, not a count.
+    expect(values('quiero mandar una cosa', send, 'es')).toEqual({});
+  });
 });
