@@ -11,11 +11,12 @@ import {
 } from 'switchboard';
 import type { EvalReport, IntentSpec, SlotSpec } from 'switchboard';
 
-// Third held-out sets (issue #30's check): a dental clinic and a car rental, each a flow
-// file written from the docs alone and ~160 labelled messages, committed before the first
-// run. The floors sit a few points under the first run's figures (NOTES.md), so a change of
-// the builtin understander that makes these unseen domains worse fails here.
-const DIR = 'test/fixtures/understand/heldout3';
+// Third and fourth held-out sets (issue #30's check): a dental clinic and a car rental
+// (heldout3/), a hotel front desk and a furniture store (heldout4/), each a flow file
+// written from the docs alone and ~160 labelled messages, committed before the first run.
+// The floors sit under the measured figures (NOTES.md there), so a change of the builtin
+// understander that makes these domains worse fails here.
+const ROOT = 'test/fixtures/understand';
 // The day the rows were labelled: absolute dates without a year mean the nearest such day.
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 
@@ -53,6 +54,8 @@ async function intentsOf(file: string): Promise<IntentSpec[]> {
 }
 
 interface Floors {
+  /** The folder under test/fixtures/understand. */
+  dir: 'heldout3' | 'heldout4';
   rows: number;
   intents: number;
   slots: number;
@@ -66,20 +69,61 @@ const SETS: Record<string, Floors> = {
   // first run: 82.9% intents (en 83.5, es 81.8), 98.4% slots, 4 of 24 out-of-scope taken;
   // after issue #30's lexicon fixes: 87.2% (en 88.1, es 85.5), 99.2% slots, 3 of 24;
   // after multi-word verbs and lexicon typos (round 4): 87.8% (en 88.1, es 87.3);
-  // after phone numbers as one value: 88.4% (en 88.1, es 89.1)
-  dental: { rows: 164, intents: 0.87, slots: 0.98, en: 0.87, es: 0.87, oosConfidentWrong: 0.13 },
+  // after phone numbers as one value: 88.4% (en 88.1, es 89.1);
+  // after round 5 (person requests read from the words, issue #30): 89.0% (en 89.0, es 89.1)
+  dental: {
+    dir: 'heldout3',
+    rows: 164,
+    intents: 0.88,
+    slots: 0.98,
+    en: 0.88,
+    es: 0.87,
+    oosConfidentWrong: 0.13,
+  },
   // first run: 77.2% intents (en 77.6, es 76.4), 81.1% slots, 2 of 22 out-of-scope taken;
   // after issue #30's lexicon fixes: 80.9% (en 80.4, es 81.8), 98.5% slots, 3 of 22;
   // after multi-word verbs and lexicon typos (round 4): 82.1% (en 82.2, es 81.8);
-  // after phone numbers as one value: 82.7% (en 82.2, es 83.6)
-  rental: { rows: 162, intents: 0.82, slots: 0.97, en: 0.81, es: 0.82, oosConfidentWrong: 0.14 },
+  // after phone numbers as one value: 82.7% (en 82.2, es 83.6);
+  // after round 5 (oneOf typos, a deposit is a payment): 84.0% (en 83.2, es 85.5)
+  rental: {
+    dir: 'heldout3',
+    rows: 162,
+    intents: 0.83,
+    slots: 0.97,
+    en: 0.82,
+    es: 0.83,
+    oosConfidentWrong: 0.14,
+  },
+  // first run: 76.9% intents, 87.0% slots, 3 of 22 out-of-scope taken; after round 5:
+  // 80.0% (en 77.8, es 84.6), 92.4% slots, 3 of 22
+  hotel: {
+    dir: 'heldout4',
+    rows: 160,
+    intents: 0.78,
+    slots: 0.9,
+    en: 0.75,
+    es: 0.82,
+    oosConfidentWrong: 0.14,
+  },
+  // first run: 79.1% intents, 94.2% slots, 4 of 22 out-of-scope taken; after round 5:
+  // 84.2% (en 82.4, es 88.0), 97.7% slots, 3 of 22
+  furniture: {
+    dir: 'heldout4',
+    rows: 158,
+    intents: 0.82,
+    slots: 0.95,
+    en: 0.8,
+    es: 0.86,
+    oosConfidentWrong: 0.14,
+  },
 };
 
-describe('builtin understander on the third held-out sets', () => {
+describe('builtin understander on the third and fourth held-out sets', () => {
   for (const [domain, floors] of Object.entries(SETS)) {
     it(`should keep the ${domain} set at or above its first-run floors`, async () => {
-      const intents = await intentsOf(`${DIR}/${domain}/${domain}.yaml`);
-      const rows = parseLabelledCsv(readFileSync(`${DIR}/${domain}/labelled.csv`, 'utf8'));
+      const dir = `${ROOT}/${floors.dir}/${domain}`;
+      const intents = await intentsOf(`${dir}/${domain}.yaml`);
+      const rows = parseLabelledCsv(readFileSync(`${dir}/labelled.csv`, 'utf8'));
       expect(rows).toHaveLength(floors.rows);
       // Every label names an intent of the flow, so a renamed intent cannot pass silently.
       const labels = new Set([...intents.map((i) => i.id), HANDOFF_LABEL, OUT_OF_SCOPE]);
