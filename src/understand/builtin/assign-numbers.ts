@@ -91,7 +91,12 @@ function meaningOfWord(word: string): string | undefined {
   return meaningOf(rootOf(word, ''));
 }
 
+const slotWordCache = new WeakMap<SlotSpec, Set<string>>();
+
+/** A slot's words (name and description, stemmed) and their meanings, once per slot. */
 function slotWords(slot: SlotSpec): Set<string> {
+  const known = slotWordCache.get(slot);
+  if (known !== undefined) return known;
   const words = tokenize(fold(`${slot.name.replace(/[_-]/g, ' ')} ${slot.description ?? ''}`));
   const out = new Set(words.map((t) => stem(t.word)));
   // The meanings of its nouns too, so "un paquete" names a slot described "How many parcels".
@@ -99,6 +104,7 @@ function slotWords(slot: SlotSpec): Set<string> {
     const meaning = t.word.length > 3 && !isStopword(t.word) ? meaningOfWord(t.word) : undefined;
     if (meaning !== undefined) out.add(`k:${meaning}`);
   }
+  slotWordCache.set(slot, out);
   return out;
 }
 

@@ -69,10 +69,7 @@ function wordEdits(
   b: Roots,
 ): number | undefined {
   if (sa === sb || sameRoot(a, b) || pluralOf(sa, sb) || pluralOf(sb, sa)) return 0;
-  const stems = typoEdits(sa, sb);
-  const words = wa === sa && wb === sb ? undefined : typoEdits(wa, wb);
-  if (stems === undefined) return words;
-  return words === undefined ? stems : Math.min(stems, words);
+  return typoEdits(sa, sb) ?? (wa === sa && wb === sb ? undefined : typoEdits(wa, wb));
 }
 
 interface Phrase {
