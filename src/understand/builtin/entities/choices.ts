@@ -69,7 +69,9 @@ function wordEdits(
   b: Roots,
 ): number | undefined {
   if (sa === sb || sameRoot(a, b) || pluralOf(sa, sb) || pluralOf(sb, sa)) return 0;
-  return typoEdits(sa, sb) ?? (wa === sa && wb === sb ? undefined : typoEdits(wa, wb));
+  const stems = typoEdits(sa, sb);
+  if (stems !== undefined || (wa === sa && wb === sb) || wa[0] !== wb[0]) return stems;
+  return typoEdits(wa, wb);
 }
 
 interface Phrase {
