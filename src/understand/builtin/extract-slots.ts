@@ -104,9 +104,7 @@ export function extractSlots(
     const fits = (m: DateMatch): boolean =>
       slot.kind === 'time' ? m.time !== undefined : m.date !== undefined;
     // A date the message turns down ("instead of the 14th") only when it gives no other.
-    const d =
-      dates.find((m) => fits(m) && m.turnedDown !== true) ??
-      dates.find(fits);
+    const d = dates.find((m) => fits(m) && m.turnedDown !== true) ?? dates.find(fits);
     if (d === undefined) continue;
     const value =
       slot.kind === 'date'
