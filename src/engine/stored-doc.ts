@@ -81,33 +81,28 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
       error: `document format ${format} was written by a newer switchboard (this one reads up to ${STORED_DOC_VERSION}); upgrade every worker`,
     };
   }
-  if (format === JOURNAL_FORMAT && isObject(value)) {
-    const journal = value['journal'];
-    if (Array.isArray(journal)) {
-      const decoded = decodeJournal(journal, {
-        flowId: typeof value['flowId'] === 'string' ? value['flowId'] : '',
-        epoch: typeof value['epoch'] === 'number' ? value['epoch'] : 0,
-      });
-      // A plain copy then an assignment: a spread literal with new keys is slow.
-      const copy = { ...value };
-      copy['journal'] = decoded.entries;
-      const result = readDoc(copy, value['whole'] !== true);
-      return result.status === 'valid' && decoded.errors.length > 0
-        ? { ...result, journalErrors: decoded.errors }
-        : result;
-    }
-  }
-  return readDoc(
-    value,
+  if (!isObject(value)) return readDoc(value);
+  const compact =
     (format === COMPACT_FORMAT || format === UNDERSTOOD_FORMAT || format === JOURNAL_FORMAT) &&
-      isObject(value) &&
-      value['whole'] !== true,
-  );
+    value['whole'] !== true;
+  const journal = value['journal'];
+  if (format !== JOURNAL_FORMAT || !Array.isArray(journal))
+    return readDoc(compact ? expandDoc(value) : value);
+  const decoded = decodeJournal(journal, {
+    flowId: typeof value['flowId'] === 'string' ? value['flowId'] : '',
+    epoch: typeof value['epoch'] === 'number' ? value['epoch'] : 0,
+  });
+  // A plain copy (the expanded one is) then an assignment: a spread literal with new keys is slow.
+  const whole = compact ? expandDoc(value) : { ...value };
+  whole['journal'] = decoded.entries;
+  const result = readDoc(whole);
+  return result.status === 'valid' && decoded.errors.length > 0
+    ? { ...result, journalErrors: decoded.errors }
+    : result;
 }
 
-/** A stored document whose journal (if any) holds entry objects; `compact`: its snapshot is. */
-function readDoc(value: unknown, compact: boolean): StoredDocResult {
-  const whole = compact && isObject(value) ? expandDoc(value) : value;
+/** A stored document made whole (snapshot expanded, journal entries as objects), read. */
+function readDoc(whole: unknown): StoredDocResult {
   const fast = readCommon(whole);
   if (fast !== undefined) return { status: 'valid', doc: fast };
   const parsed = StoredDocSchema.safeParse(whole);
