@@ -14,6 +14,9 @@ import { SqliteStateReader } from '../../src/store/sqlite-reader.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { RedisStore } from '../../src/store/redis-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { summarizeConversation } from '../../src/journal/conversation-summary.js';
+import { AttachSource } from '../../src/studio/attach/attach-source.js';
+import { conversationDetail, inboxRow, stateTrail } from '../../src/studio/attach/attach-view.js';
 import { acceptingClient } from '../engine/accepting-client.js';
 import { connectTestRedis, deleteByPrefix } from '../store/redis-test-helpers.js';
 
@@ -28,6 +31,7 @@ const fixture = JSON.parse(readFileSync(join(FIXTURES, 'object-journal-docs.json
   conversationIds: [string, string];
   /** What `main`'s readConversationView showed of each journal (joinSends: false). */
   journals: Record<string, unknown[]>;
+  sqliteDocs: Record<string, { value: unknown }>;
   redisHashes: Record<string, Record<string, string>>;
 };
 /** Ada's conversation ended after a handler; Grace's waits on a timer. */
@@ -164,6 +168,47 @@ describe('documents written with an object journal', () => {
       await deleteByPrefix(redis, prefix);
       await redis.quit();
     }
+  });
+
+  it('should show every reader the same in either form: inspect, conversations, the attached studio', async () => {
+    const now = 1_795_900_000_000;
+    /** What each reader makes of the documents in `store`. */
+    async function readAll(store: MemoryStore) {
+      const source = new AttachSource(store);
+      const listed = (await source.snapshot()).conversations;
+      return Promise.all(
+        fixture.conversationIds.map(async (id) => {
+          const inspected = await source.conversation(id, now);
+          if (inspected.status !== 'found') throw new Error(inspected.status);
+          const { version: _version, ...view } = inspected.view;
+          const attached = listed.find((c) => c.id === id);
+          if (attached?.status !== 'valid') throw new Error(id);
+          const parsed = parseStoredDoc((await store.getConversation(id))?.value);
+          if (parsed.status !== 'valid') throw new Error(parsed.error);
+          return {
+            view,
+            summary: summarizeConversation(id, parsed.doc, now),
+            row: inboxRow(attached, now),
+            trail: stateTrail(attached),
+            detail: conversationDetail(inspected.view, now),
+          };
+        }),
+      );
+    }
+    const objects = new MemoryStore();
+    const compact = new MemoryStore();
+    for (const id of fixture.conversationIds) {
+      const value = fixture.sqliteDocs[id]?.value;
+      const parsed = parseStoredDoc(value);
+      if (parsed.status !== 'valid') throw new Error(parsed.error);
+      const rewritten = toStoredDoc(parsed.doc, false);
+      expect(rewritten['v']).toBe(6);
+      await objects.putConversation(id, value, 0);
+      await compact.putConversation(id, rewritten, 0);
+    }
+    const before = await readAll(objects);
+    expect(before.map((r) => r.view.journal.length)).toEqual([22, 10]);
+    expect(await readAll(compact)).toEqual(before);
   });
 
   it('should answer a conversation whose stored journal has an entry that does not decode, warn naming it, and store the journal without it', async () => {
