@@ -1,8 +1,9 @@
 /**
  * The stored form of a conversation's journal (conversation document format 6): one array
  * per entry, `[kindCode, at, ...fields]`, the fields of each kind in the fixed order of
- * {@link CODECS}. The entries in memory and on every API stay {@link JournalEntry} objects;
- * only the document holds this form (about 45% of the objects' JSON, bench/RESULTS.md).
+ * {@link CODECS} (journal-codecs.ts). The entries in memory and on every API stay
+ * {@link JournalEntry} objects; only the document holds this form (a quarter to a third of
+ * the objects' JSON, bench/RESULTS.md).
  *
  * - `at` is a delta: from the document's `epoch` (the time its first run started, in ms)
  *   for the first entry, from the previous entry's `at` for the others.
@@ -16,9 +17,11 @@
  *   a time that is not a whole number of ms, a field it does not know) is stored as the
  *   object it is, as format 5 stored every entry.
  *
- * The codes and lists below are the stored format: append to them, never reorder or remove.
+ * The codes and lists of journal-codecs.ts are the stored format: append to them, never
+ * reorder or remove.
  */
-import type { JournalEntry, JournalEntryKind } from './journal-entry.js';
+import { CODECS, type Field } from './journal-codecs.js';
+import type { JournalEntry } from './journal-entry.js';
 
 /** What the stored form depends on: the document's flow and epoch. */
 export interface JournalBase {
@@ -32,174 +35,6 @@ export interface DecodedJournal {
   /** One message per stored entry that did not decode (left out of `entries`). */
   readonly errors: string[];
 }
-
-type FieldType =
-  | { readonly type: 'string'; readonly common?: readonly string[] }
-  | { readonly type: 'number' }
-  | { readonly type: 'int' }
-  | { readonly type: 'boolean' }
-  | { readonly type: 'enum'; readonly values: readonly string[] }
-  | { readonly type: 'strings' }
-  | { readonly type: 'scalars' }
-  /** A flow id, left out when it is the document's. */
-  | { readonly type: 'flow' }
-  /** A run's epoch, stored as a delta from the document's. */
-  | { readonly type: 'epoch' }
-  /** A time, stored as a delta from the entry's `at`. */
-  | { readonly type: 'time' };
-
-type Field = FieldType & { readonly name: string; readonly optional?: true };
-
-interface Codec {
-  readonly kind: JournalEntryKind;
-  readonly fields: readonly Field[];
-}
-
-const MESSAGE_TYPES = [
-  'text',
-  'template',
-  'image',
-  'video',
-  'audio',
-  'document',
-  'interactive',
-  'location',
-  'contacts',
-  'unsupported',
-];
-const EVENT_TYPES = [
-  'inbound.message',
-  'handler.done',
-  'handler.error',
-  'timer.fired',
-  'send.failed',
-  'send.unknown',
-  'window.closed',
-  'handoff.started',
-  'handoff.released',
-  'conversation.start',
-  'subflow.done',
-  'external.event',
-];
-const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed', 'queued'];
-
-const str = (name: string, common?: readonly string[]): Field =>
-  common === undefined ? { name, type: 'string' } : { name, type: 'string', common };
-const opt = (field: Field): Field => ({ ...field, optional: true });
-const oneOf = (name: string, values: readonly string[]): Field => ({ name, type: 'enum', values });
-
-/** The stored format of each kind; an entry's kind code is its index here. */
-const CODECS: readonly Codec[] = [
-  {
-    kind: 'inbound',
-    fields: [
-      str('messageId'),
-      str('type', MESSAGE_TYPES),
-      opt(str('text')),
-      opt(str('optionId')),
-      opt(oneOf('ignored', ['human_owned', 'history'])),
-    ],
-  },
-  {
-    kind: 'understood',
-    fields: [
-      str('messageId'),
-      str('source', ['builtin', 'llm', 'scripted']),
-      { name: 'matched', type: 'boolean' },
-      opt(str('intent')),
-      { name: 'confidence', type: 'number', optional: true },
-      { name: 'slots', type: 'strings', optional: true },
-    ],
-  },
-  {
-    kind: 'transition',
-    fields: [str('from'), str('to'), str('event', EVENT_TYPES), { name: 'flowId', type: 'flow' }],
-  },
-  {
-    kind: 'vars',
-    fields: [
-      { name: 'set', type: 'scalars' },
-      { name: 'unset', type: 'strings', optional: true },
-    ],
-  },
-  {
-    kind: 'handler',
-    fields: [
-      str('handler'),
-      str('requestId'),
-      oneOf('status', ['done', 'error', 'timeout', 'unknown_outcome']),
-      { name: 'durationMs', type: 'number' },
-      opt(str('outcome')),
-      opt(str('error')),
-    ],
-  },
-  {
-    kind: 'send',
-    fields: [
-      { name: 'seq', type: 'int' },
-      str('contentType', MESSAGE_TYPES),
-      oneOf('outcome', [
-        'accepted',
-        'rejected',
-        'unknown',
-        'held',
-        'suppressed',
-        'owned',
-        'already_done',
-      ]),
-      opt(str('text')),
-      opt(str('messageId')),
-      opt(str('code')),
-      opt(str('status', DELIVERY_STATUSES)),
-      { name: 'fallback', type: 'boolean', optional: true },
-      opt(str('sendId')),
-    ],
-  },
-  {
-    kind: 'timer',
-    fields: [
-      oneOf('action', ['set', 'fired', 'cancelled']),
-      str('name'),
-      { name: 'dueAt', type: 'time', optional: true },
-    ],
-  },
-  {
-    kind: 'handoff',
-    fields: [
-      oneOf('change', ['taken', 'released', 'requested']),
-      oneOf('by', ['api', 'send', 'flow']),
-      opt(str('reason')),
-    ],
-  },
-  {
-    kind: 'reconcile',
-    fields: [
-      str('sendId'),
-      { name: 'seq', type: 'int' },
-      { name: 'attempt', type: 'int' },
-      oneOf('result', ['found', 'resent', 'retry', 'gave_up']),
-      opt(str('messageId')),
-      opt(str('code')),
-    ],
-  },
-  {
-    kind: 'lifecycle',
-    fields: [
-      oneOf('change', ['started', 'ended', 'subflow_started', 'subflow_returned']),
-      { name: 'epoch', type: 'epoch', optional: true },
-      { name: 'flowId', type: 'flow' },
-    ],
-  },
-  {
-    kind: 'error',
-    fields: [
-      oneOf('source', ['flow', 'machine', 'send', 'handler']),
-      str('message'),
-      opt(str('code')),
-      opt(str('state')),
-    ],
-  },
-];
 
 const CODE_OF = new Map(CODECS.map((codec, code) => [codec.kind, code]));
 /** An entry or a value the table cannot hold exactly. */

@@ -127,6 +127,25 @@ describe('encodeJournal / decodeJournal', () => {
     expect((encodeJournal(bare, base) as unknown[][]).every((e) => e.length <= 6)).toBe(true);
   });
 
+  it('should read a format-6 journal as it was first written (the codes are the stored format)', () => {
+    // Written by the first version of the codec: a reordered list or table reads it wrong.
+    const written: unknown[] = [
+      [0, 0, 'm_1', 6, 'Remind me', 'remind', 0],
+      [1, 1, 'm_1', 1, true, 'order', 0.875, ['size', 'topping']],
+      [2, 1, 'welcome', 'ask.name', 0, 'billing'],
+      [3, 0, { name: 'Ada', n: 2, ok: true, gone: null }, ['x']],
+      [4, 38, 'lookup', 'c1:3', 1, 12.5, 'found', 'boom'],
+      [5, 1, 3, 1, 1, 'hello_world', 'wamid_1', 'window_closed', 1, true, 'conv_1:1:3'],
+      [6, 0, 0, 'remind', 90000000],
+      [7, 9, 0, 1, '409'],
+      [8, 4950, 'conv_1:1:3', 3, 2, 1, 'wamid_2', 'rate_limited'],
+      [9, 1, 0, -7, 'other'],
+      [10, 1, 3, 'handler lookup timed out', 'timeout', 'lookup'],
+    ];
+    expect(decodeJournal(written, base)).toEqual({ entries: Object.values(full), errors: [] });
+    expect(encodeJournal(Object.values(full), base)).toEqual(written);
+  });
+
   it('should store every value of every enumeration as its code', () => {
     for (const entry of Object.values(full)) {
       const shape = schemaOf(entry.kind).shape;
