@@ -183,8 +183,13 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
   if (stack.length > 0) stored['stack'] = stack;
   if (doc.understood !== undefined) stored['understood'] = doc.understood;
-  // Formats 5 and 6 say when their snapshot is not compact (2 and 3 never are).
-  if (compact === undefined && (doc.understood !== undefined || journal !== undefined))
+  // Formats 5 and 6 say when their snapshot could not be stored compact (2 and 3 never
+  // are; a null snapshot reads the same either way).
+  if (
+    compact === undefined &&
+    doc.snapshot !== null &&
+    (doc.understood !== undefined || journal !== undefined)
+  )
     stored['whole'] = true;
   if (journal !== undefined) stored['journal'] = encodeJournal(journal, doc);
   return stored;

@@ -101,6 +101,12 @@ describe('stored documents with a compact journal (format 6)', () => {
       }
     }
     expect(toStoredDoc(doc(true, { journal: [] }), false)['v']).toBe(4);
+    // An ended conversation (no snapshot) needs no `whole`.
+    const ended = doc(true, { snapshot: null, ended: true, state: 'done', journal });
+    const storedEnded = toStoredDoc(ended, false);
+    expect(storedEnded).toMatchObject({ v: 6, state: 'done', snapshot: null });
+    expect(storedEnded).not.toHaveProperty('whole');
+    expect(parseStoredDoc(viaJson(storedEnded))).toEqual({ status: 'valid', doc: ended });
   });
 
   it('should make a worker that reads up to format 5 refuse it (its version check)', () => {
