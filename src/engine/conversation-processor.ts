@@ -72,6 +72,11 @@ export class ConversationProcessor {
         `conversation ${conversationId}: stored document is invalid: ${parsed.error}`,
       );
     }
+    // A damaged journal entry only describes the state: the conversation goes on without it.
+    for (const error of parsed.journalErrors ?? [])
+      this.#deps.logger.warn(`conversation ${conversationId}: ${error}; dropped from the journal`, {
+        conversationId,
+      });
     return { doc: parsed.doc, version: stored.version };
   }
 
