@@ -18,7 +18,7 @@ import { ConversationProcessor } from './conversation-processor.js';
 import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
 import { HistoryLine } from './history-line.js';
-import { InboxSweep } from './inbox-sweep.js';
+import { INBOX_CLAIM_MS, InboxSweep } from './inbox-sweep.js';
 import { ConversationScheduler } from './scheduler.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
@@ -146,8 +146,10 @@ export function createBot(options: BotOptions): Bot {
       }
     },
     async enqueue(conversationId: string, item: InboxItem, source: IngestSource = 'engine') {
+      // Running, this bot drains what it enqueues: other workers' sweeps leave it alone.
+      const claimMs = running ? INBOX_CLAIM_MS : undefined;
       const fresh = await tracing.enqueue(conversationId, item, source, (traced) =>
-        store.enqueue(conversationId, traced, deps.dedupTtlMs),
+        store.enqueue(conversationId, traced, deps.dedupTtlMs, claimMs),
       );
       if (fresh && running) scheduler.schedule(conversationId);
       return fresh;
@@ -225,10 +227,16 @@ export function createBot(options: BotOptions): Bot {
   let loop: NodeJS.Timeout | undefined;
 
   const inboxSweep = new InboxSweep();
-  /** Due timers, then inboxes left waiting (every one when `all`: at start-up). */
+  /**
+   * Due timers, then inboxes left waiting: every one when `all` (start-up: also those
+   * claimed by a previous run of this worker), else those nobody claims.
+   */
   const sweep = async (all: boolean): Promise<void> => {
     await runDueTimers(deps);
-    const waiting = await store.conversationsWithInbox(1000);
+    const waiting =
+      all || store.unclaimedInboxes === undefined
+        ? await store.conversationsWithInbox(1000)
+        : await store.unclaimedInboxes(1000);
     for (const id of inboxSweep.pick(waiting, all)) scheduler.wake(id);
   };
   const tick = (): void => {

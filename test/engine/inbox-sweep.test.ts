@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
 import { createBot } from '../../src/engine/create-bot.js';
-import { InboxSweep } from '../../src/engine/inbox-sweep.js';
+import { INBOX_CLAIM_MS, InboxSweep } from '../../src/engine/inbox-sweep.js';
 import type { IngestEvent } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { toInboxItem } from '../../src/ingest/normalize.js';
@@ -8,6 +9,8 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { acceptingClient } from './accepting-client.js';
 import { ConversationScheduler } from '../../src/engine/scheduler.js';
 import { silentLogger } from '../../src/log/logger.js';
+import type { Store } from '../../src/store/store.js';
+import { waitUntil } from '../wait-until.js';
 
 describe('InboxSweep', () => {
   it('should wake every waiting inbox at a full sweep', () => {
@@ -69,23 +72,131 @@ describe('ConversationScheduler.wake', () => {
   });
 });
 
+const flow = () =>
+  compileFlow(
+    defineFlow({
+      id: 'hello',
+      version: 1,
+      start: 'a',
+      states: {
+        a: { ask: { prompt: 'A', var: 'x', goto: 'b' } },
+        b: { say: 'bye', final: true },
+      },
+    }),
+  );
+
+const inbound = (conversationId: string, id: string, phone: string): IngestEvent => ({
+  kind: 'inbound',
+  contact: { phone, id: `ct-${conversationId}`, name: 'Ada' },
+  message: {
+    id,
+    conversationId,
+    type: 'text',
+    text: 'hi',
+    occurredAt: new Date().toISOString(),
+  },
+});
+
+/**
+ * One worker's view of a shared store: counts its sweeps (inbox listings) and the
+ * conversations it took; `hold` makes its lease-taking wait until released.
+ */
+function workerView(inner: Store): {
+  store: Store;
+  sweeps: () => number;
+  taken: string[];
+  hold: (conversationId: string) => () => void;
+} {
+  let sweeps = 0;
+  const taken: string[] = [];
+  const held = new Map<string, Promise<void>>();
+  const store = new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => Promise<unknown>;
+      return async (...args: unknown[]): Promise<unknown> => {
+        if (property === 'conversationsWithInbox' || property === 'unclaimedInboxes') sweeps++;
+        if (property === 'acquireConversation') {
+          const id = String(args[0]);
+          await held.get(id);
+          taken.push(id);
+        }
+        return method.apply(target, args);
+      };
+    },
+  });
+  return {
+    store,
+    sweeps: () => sweeps,
+    taken,
+    hold(conversationId) {
+      let release: () => void = () => undefined;
+      held.set(conversationId, new Promise<void>((resolve) => (release = resolve)));
+      return () => release();
+    },
+  };
+}
+
 describe('periodic sweep', () => {
+  it('should leave alone an inbox whose worker is slow to drain it, and take one whose worker died once its claim passed', async () => {
+    const storeClock = new ManualClock();
+    const shared = new MemoryStore({ clock: storeClock });
+    const slow = workerView(shared);
+    const other = workerView(shared);
+    const slowClient = acceptingClient();
+    const otherClient = acceptingClient();
+    const sweeper = createBot({
+      flows: [flow()],
+      api: { client: otherClient },
+      store: other.store,
+      tickMs: 10,
+      workerId: 'other',
+    });
+    const owner = createBot({
+      flows: [flow()],
+      api: { client: slowClient },
+      store: slow.store,
+      tickMs: 0,
+      workerId: 'slow',
+    });
+    await sweeper.start();
+    await owner.start();
+    // The slow worker acks c1 and schedules it; its drain is held before the lease.
+    const release = slow.hold('c1');
+    expect(await owner.handle(inbound('c1', 'm1', '+15551230001'))).toEqual({ status: 'accepted' });
+    // Five sweeps of the other worker: two in a row used to be enough to take c1.
+    const since = other.sweeps();
+    expect(await waitUntil(() => other.sweeps() >= since + 5, 5_000, 5)).toBe(true);
+    expect(other.taken).toEqual([]);
+    release();
+    expect(await waitUntil(() => slowClient.sent.length === 1, 5_000, 5)).toBe(true);
+    await owner.stop();
+
+    // A worker that enqueued (with its claim) and died before its drain.
+    expect(
+      await shared.enqueue(
+        'c2',
+        toInboxItem(inbound('c2', 'm2', '+15551230002')),
+        86_400_000,
+        INBOX_CLAIM_MS,
+      ),
+    ).toBe(true);
+    const before = other.sweeps();
+    expect(await waitUntil(() => other.sweeps() >= before + 5, 5_000, 5)).toBe(true);
+    expect(other.taken).toEqual([]);
+    storeClock.advance(INBOX_CLAIM_MS);
+    expect(await waitUntil(() => otherClient.sent.length === 1, 5_000, 5)).toBe(true);
+    expect(other.taken).toEqual(['c2']);
+    expect(slowClient.sent).toHaveLength(1);
+    await sweeper.stop();
+  });
+
   it('should pick up an item another process left in the store, within two ticks', async () => {
-    const flow = compileFlow(
-      defineFlow({
-        id: 'hello',
-        version: 1,
-        start: 'a',
-        states: {
-          a: { ask: { prompt: 'A', var: 'x', goto: 'b' } },
-          b: { say: 'bye', final: true },
-        },
-      }),
-    );
     const client = acceptingClient();
     const { sent } = client;
     const store = new MemoryStore();
-    const bot = createBot({ flows: [flow], api: { client }, store, tickMs: 25 });
+    const bot = createBot({ flows: [flow()], api: { client }, store, tickMs: 25 });
     await bot.start();
     const event: IngestEvent = {
       kind: 'inbound',
