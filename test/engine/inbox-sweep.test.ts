@@ -192,6 +192,41 @@ describe('periodic sweep', () => {
     await sweeper.stop();
   });
 
+  it('should ask for the due timers and the inbox listing together (one round trip on Redis)', async () => {
+    const inner = new MemoryStore();
+    const events: string[] = [];
+    let releaseTimers: () => void = () => undefined;
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => Promise<unknown>;
+        return (...args: unknown[]): Promise<unknown> => {
+          if (property === 'nextTimerDue') {
+            events.push('timers asked');
+            // Answers only when released: a sweep that waited for it would list nothing.
+            return new Promise((resolve) => (releaseTimers = () => resolve(undefined)));
+          }
+          if (property === 'conversationsWithInbox' || property === 'unclaimedInboxes')
+            events.push('inboxes asked');
+          return method.apply(target, args);
+        };
+      },
+    });
+    const bot = createBot({
+      flows: [flow()],
+      api: { client: acceptingClient() },
+      store,
+      tickMs: 0,
+    });
+    const started = bot.start();
+    expect(await waitUntil(() => events.includes('inboxes asked'), 2_000, 5)).toBe(true);
+    expect(events).toEqual(['timers asked', 'inboxes asked']);
+    releaseTimers();
+    await started;
+    await bot.stop();
+  });
+
   it('should pick up an item another process left in the store, within two ticks', async () => {
     const client = acceptingClient();
     const { sent } = client;
