@@ -158,7 +158,11 @@ export function createBot(options: BotOptions): Bot {
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS, BURST_PRESSURE_MS);
-  const drain = createDrain(deps, processor, options.workerId ?? workerId(), gate);
+  /** Conversations whose drain stopped because the store did not answer: retried by the sweep. */
+  const stalled = new Set<string>();
+  const drain = createDrain(deps, processor, options.workerId ?? workerId(), gate, (id) =>
+    stalled.add(id),
+  );
   if (options.firstRead !== undefined)
     void Promise.resolve(options.firstRead).then((read) => deps.history.offer(read));
   const scheduler = new ConversationScheduler(
@@ -175,7 +179,12 @@ export function createBot(options: BotOptions): Bot {
             throw error;
           }
         }
-        await drain(conversationId);
+        try {
+          await drain(conversationId);
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) stalled.add(conversationId);
+          throw error;
+        }
       }),
     options.concurrency ?? DEFAULT_CONCURRENCY,
     logger,
@@ -243,6 +252,10 @@ export function createBot(options: BotOptions): Bot {
     ]);
     if (timers.status === 'rejected') throw timers.reason;
     if (listing.status === 'rejected') throw listing.reason;
+    // The store answers again: what this worker left for that reason is its own to retry
+    // (claimed, other workers' sweeps leave it alone until the claim passes).
+    for (const id of stalled) scheduler.wake(id);
+    stalled.clear();
     for (const id of inboxSweep.pick(listing.value, all)) scheduler.wake(id);
   };
   const tick = (): void => {

@@ -11,6 +11,7 @@ import { ConversationScheduler } from '../../src/engine/scheduler.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/store.js';
 import { waitUntil } from '../wait-until.js';
+import { faultyStore } from './faulty-store.js';
 
 describe('InboxSweep', () => {
   it('should wake every waiting inbox at a full sweep', () => {
@@ -190,6 +191,26 @@ describe('periodic sweep', () => {
     expect(other.taken).toEqual(['c2']);
     expect(slowClient.sent).toHaveLength(1);
     await sweeper.stop();
+  });
+
+  it('should retry at its next sweep, not after its claim, an item it left because the store did not answer', async () => {
+    // The first document write fails as in an outage: the drain stops with the item kept.
+    const faulty = faultyStore(new MemoryStore(), {
+      operation: 'putConversation',
+      nth: 1,
+      when: 'before',
+    });
+    const client = acceptingClient();
+    const bot = createBot({ flows: [flow()], api: { client }, store: faulty.store, tickMs: 20 });
+    await bot.start();
+    const started = Date.now();
+    expect(await bot.handle(inbound('c1', 'm1', '+15551230001'))).toEqual({ status: 'accepted' });
+    // Well within the claim (INBOX_CLAIM_MS), which keeps every sweep's listing away from it.
+    expect(await waitUntil(() => client.sent.length === 1, INBOX_CLAIM_MS / 2, 5)).toBe(true);
+    expect(faulty.tripped).toBe(true);
+    expect(Date.now() - started).toBeLessThan(INBOX_CLAIM_MS);
+    await bot.stop();
+    expect(client.sent).toHaveLength(1);
   });
 
   it('should ask for the due timers and the inbox listing together (one round trip on Redis)', async () => {
