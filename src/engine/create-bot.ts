@@ -20,6 +20,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { HistoryLine } from './history-line.js';
 import { INBOX_CLAIM_MS, InboxSweep } from './inbox-sweep.js';
 import { ConversationScheduler } from './scheduler.js';
+import { SWEEP_LOOK_MS, SweepPace, notingTimers } from './sweep-pace.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
 import { workerId } from './worker-id.js';
@@ -104,9 +105,13 @@ export function createBot(options: BotOptions): Bot {
     if (event.kind === 'status')
       deliveryNotes.note(event.conversationId, event.messageId, event.status, event.failureCode);
   };
+  const tickMs = options.tickMs ?? 1000;
+  // The periodic sweep asks the store at most once a second, and on the tick at which a
+  // timer this bot scheduled is due (sweep-pace.ts).
+  const pace = new SweepPace(Math.max(tickMs, SWEEP_LOOK_MS), () => performance.now());
   const deps: EngineDeps = {
     client,
-    store,
+    store: notingTimers(store, pace),
     clock,
     logger,
     flows,
@@ -241,16 +246,22 @@ export function createBot(options: BotOptions): Bot {
    * claimed by a previous run of this worker), else those nobody claims.
    */
   const sweep = async (all: boolean): Promise<void> => {
+    if (!all && !pace.shouldLook(clock.now())) return;
     // Both reads at once: on a remote store they share one round trip (one wake-up of
-    // this process per tick instead of two). What the timers enqueue is scheduled by
-    // their enqueue, so the listing need not wait for them.
+    // this process instead of two).
     const [timers, listing] = await Promise.allSettled([
-      runDueTimers(deps),
+      store.nextTimerDue(),
       all || store.unclaimedInboxes === undefined
         ? store.conversationsWithInbox(1000)
         : store.unclaimedInboxes(1000),
     ]);
     if (timers.status === 'rejected') throw timers.reason;
+    pace.looked(timers.value);
+    if (timers.value !== undefined && timers.value <= clock.now()) {
+      // What the timers enqueue is scheduled by their enqueue: the listing need not wait.
+      await runDueTimers(deps);
+      pace.fired();
+    }
     if (listing.status === 'rejected') throw listing.reason;
     // The store answers again: what this worker left for that reason is its own to retry
     // (claimed, other workers' sweeps leave it alone until the claim passes).
@@ -275,7 +286,6 @@ export function createBot(options: BotOptions): Bot {
     await scheduler.track(sweep(true)).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) throw error;
     });
-    const tickMs = options.tickMs ?? 1000;
     if (tickMs > 0 && loop === undefined) loop = setInterval(tick, tickMs).unref();
     if (options.polling !== undefined) poller.start();
     logger.info('bot started', { flows: [...flows.keys()], entry: entry.id });

@@ -8,6 +8,7 @@ import { toInboxItem } from '../../src/ingest/normalize.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { acceptingClient } from './accepting-client.js';
 import { ConversationScheduler } from '../../src/engine/scheduler.js';
+import { SWEEP_LOOK_MS } from '../../src/engine/sweep-pace.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/store.js';
 import { waitUntil } from '../wait-until.js';
@@ -166,9 +167,9 @@ describe('periodic sweep', () => {
     // The slow worker acks c1 and schedules it; its drain is held before the lease.
     const release = slow.hold('c1');
     expect(await owner.handle(inbound('c1', 'm1', '+15551230001'))).toEqual({ status: 'accepted' });
-    // Five sweeps of the other worker: two in a row used to be enough to take c1.
+    // Three sweeps of the other worker: two in a row used to be enough to take c1.
     const since = other.sweeps();
-    expect(await waitUntil(() => other.sweeps() >= since + 5, 5_000, 5)).toBe(true);
+    expect(await waitUntil(() => other.sweeps() >= since + 3, 10_000, 5)).toBe(true);
     expect(other.taken).toEqual([]);
     release();
     expect(await waitUntil(() => slowClient.sent.length === 1, 5_000, 5)).toBe(true);
@@ -184,14 +185,14 @@ describe('periodic sweep', () => {
       ),
     ).toBe(true);
     const before = other.sweeps();
-    expect(await waitUntil(() => other.sweeps() >= before + 5, 5_000, 5)).toBe(true);
+    expect(await waitUntil(() => other.sweeps() >= before + 3, 10_000, 5)).toBe(true);
     expect(other.taken).toEqual([]);
     storeClock.advance(INBOX_CLAIM_MS);
-    expect(await waitUntil(() => otherClient.sent.length === 1, 5_000, 5)).toBe(true);
+    expect(await waitUntil(() => otherClient.sent.length === 1, 10_000, 5)).toBe(true);
     expect(other.taken).toEqual(['c2']);
     expect(slowClient.sent).toHaveLength(1);
     await sweeper.stop();
-  });
+  }, 30_000);
 
   it('should retry at its next sweep, not after its claim, an item it left because the store did not answer', async () => {
     // The first document write fails as in an outage: the drain stops with the item kept.
@@ -248,7 +249,7 @@ describe('periodic sweep', () => {
     await bot.stop();
   });
 
-  it('should pick up an item another process left in the store, within two ticks', async () => {
+  it('should pick up an item another process left in the store, within two sweeps', async () => {
     const client = acceptingClient();
     const { sent } = client;
     const store = new MemoryStore();
@@ -267,9 +268,10 @@ describe('periodic sweep', () => {
     };
     // Written by another process: this bot was not told.
     expect(await store.enqueue('c1', toInboxItem(event), 86_400_000)).toBe(true);
-    const until = Date.now() + 2_000;
+    // Two sweeps of the store (a second apart, SWEEP_LOOK_MS), then the drain.
+    const until = Date.now() + 2 * SWEEP_LOOK_MS + 2_000;
     while (sent.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     expect(sent).toHaveLength(1);
     await bot.stop();
-  });
+  }, 15_000);
 });
