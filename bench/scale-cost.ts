@@ -83,6 +83,13 @@ export interface CostRun {
   readonly involuntarySwitchesPerMessage: number;
   readonly readCallsPerMessage: number;
   readonly writeCallsPerMessage: number;
+  /**
+   * Of the CPU per message (gross, summed): the main thread's (JavaScript and V8's
+   * main-thread work; Linux, 10 ms ticks) and its pauses for garbage collection; the rest
+   * ran on V8's and libuv's helper threads (concurrent GC marking and sweeping, compilation).
+   */
+  readonly mainThreadCpuMicrosPerMessage: number;
+  readonly gcPauseMicrosPerMessage: number;
   readonly p50: number;
   readonly p99: number;
   readonly exactlyOnce: readonly ExactlyOnce[];
@@ -275,6 +282,8 @@ async function oneRun(
       involuntarySwitchesPerMessage: perMessage((x) => x.involuntarySwitches),
       readCallsPerMessage: perMessage((x) => x.readCalls),
       writeCallsPerMessage: perMessage((x) => x.writeCalls),
+      mainThreadCpuMicrosPerMessage: perMessage((x) => x.mainThreadCpuMicros),
+      gcPauseMicrosPerMessage: perMessage((x) => x.gcMicros),
       p50: median(loads.map((l) => l.p50)),
       p99: Math.max(...loads.map((l) => l.p99)),
       exactlyOnce: check(await take(stubUrl), acked, issued),
@@ -327,7 +336,7 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
             // Progress with figures: a run cut short still tells what it measured.
             process.stderr.write(
-              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}: main thread ${result.mainThreadCpuMicrosPerMessage.toFixed(0)}, of it GC pauses ${result.gcPauseMicrosPerMessage.toFixed(0)}; helper threads ${(result.grossCpuMicrosPerMessage - result.mainThreadCpuMicrosPerMessage).toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
             );
           }
         series.push({
@@ -344,6 +353,8 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
               involuntarySwitchesPerMessage: med((x) => x.involuntarySwitchesPerMessage),
               readCallsPerMessage: med((x) => x.readCallsPerMessage),
               writeCallsPerMessage: med((x) => x.writeCallsPerMessage),
+              mainThreadCpuMicrosPerMessage: med((x) => x.mainThreadCpuMicrosPerMessage),
+              gcPauseMicrosPerMessage: med((x) => x.gcPauseMicrosPerMessage),
               cpuMicrosPerMessage: med((x) => x.cpuMicrosPerMessage),
               grossCpuMicrosPerMessage: med((x) => x.grossCpuMicrosPerMessage),
               redisCommandsPerMessage: med((x) => x.redisCommandsPerMessage),

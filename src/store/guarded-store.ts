@@ -144,6 +144,7 @@ export const OPTIONAL_METHODS = [
   'ackAndRelease',
   'listConversations',
   'conversationTimers',
+  'unclaimedInboxes',
 ] as const satisfies readonly (keyof Store)[];
 
 /** Errors that are answers, not outages: retrying would give the same. */

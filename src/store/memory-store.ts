@@ -74,6 +74,8 @@ export class MemoryStore implements Store {
   readonly #docs = new Map<string, StoredDoc>();
   #docWrites = 0;
   readonly #inboxes = new Map<string, StoredInboxItem[]>();
+  /** Conversation -> end of its inbox's claim (see `enqueue`); only while the inbox waits. */
+  readonly #claims = new Map<string, number>();
   readonly #seen = new ExpiringKeys();
   readonly #values = new Map<string, StoredValue>();
   #valueWrites = 0;
@@ -173,7 +175,12 @@ export class MemoryStore implements Store {
     });
   }
 
-  enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+  enqueue(
+    conversationId: string,
+    item: InboxItem,
+    dedupTtlMs: number,
+    claimMs?: number,
+  ): Promise<boolean> {
     return run(() => {
       assertSortKey(item);
       // Transient (acknowledged moments later): kept as a copy of the data, not as JSON.
@@ -193,6 +200,9 @@ export class MemoryStore implements Store {
         else hi = mid;
       }
       inbox.splice(lo, 0, { id: item.id, sortKey: item.sortKey, payload });
+      // Claimed when this enqueue lists the inbox; an inbox already waiting keeps its own.
+      if (!this.#inboxes.has(conversationId) && claimMs !== undefined && claimMs > 0)
+        this.#claims.set(conversationId, now + claimMs);
       this.#inboxes.set(conversationId, inbox);
       return true;
     });
@@ -212,8 +222,10 @@ export class MemoryStore implements Store {
     if (inbox === undefined) return 0;
     const acked = new Set(ids);
     const rest = inbox.filter((e) => !acked.has(e.id));
-    if (rest.length === 0) this.#inboxes.delete(conversationId);
-    else this.#inboxes.set(conversationId, rest);
+    if (rest.length === 0) {
+      this.#inboxes.delete(conversationId);
+      this.#claims.delete(conversationId);
+    } else this.#inboxes.set(conversationId, rest);
     return rest.length;
   }
 
@@ -223,6 +235,18 @@ export class MemoryStore implements Store {
       for (const id of this.#inboxes.keys()) {
         if (ids.length >= limit) break;
         ids.push(id);
+      }
+      return ids;
+    });
+  }
+
+  unclaimedInboxes(limit: number): Promise<string[]> {
+    return run(() => {
+      const now = this.#clock.now();
+      const ids: string[] = [];
+      for (const id of this.#inboxes.keys()) {
+        if (ids.length >= limit) break;
+        if ((this.#claims.get(id) ?? 0) <= now) ids.push(id);
       }
       return ids;
     });

@@ -89,10 +89,11 @@ return 1
  * {@link enqueue} that also adds the conversation to the set of conversations with an
  * inbox, in the same script: one round trip and no window between the two. The set is
  * in another cluster slot, so this is only for a single Redis node (not a cluster).
- * KEYS[1..5], ARGV[1..6] as {@link enqueue}; KEYS[6] that set; ARGV[7] the conversation id.
+ * KEYS[1..5], ARGV[1..6] as {@link enqueue}; KEYS[6] that set; ARGV[7] the conversation id;
+ * ARGV[8] its score when this lists it (the end of its claim: now, or later when claimed).
  */
 export const enqueueIndexed = new RedisScript(`${enqueueBody('0')}
-redis.call('ZADD', KEYS[6], 'NX', ARGV[1], ARGV[7])
+redis.call('ZADD', KEYS[6], 'NX', ARGV[8], ARGV[7])
 return 1
 `);
 

@@ -195,7 +195,17 @@ export class RedisStore implements Store {
     return redisConversationTimers(this.#redis, this.#keys, conversationId);
   }
 
-  async enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+  /**
+   * The set of conversations with an inbox is scored by the end of the inbox's claim (the
+   * time of listing, plus `claimMs` when given): {@link unclaimedInboxes} is a range by
+   * score, and the order stays that of listing.
+   */
+  async enqueue(
+    conversationId: string,
+    item: InboxItem,
+    dedupTtlMs: number,
+    claimMs?: number,
+  ): Promise<boolean> {
     assertSortKey(item);
     const payload = toJson(item.payload, `inbox item ${item.id}`);
     const json = `{"id":${JSON.stringify(item.id)},"sortKey":${item.sortKey},"payload":${payload}}`;
@@ -209,13 +219,14 @@ export class RedisStore implements Store {
       keys.inboxSeq,
     ];
     const args = [now, now + dedupTtlMs, gcTtl(dedupTtlMs), item.id, item.sortKey, json];
+    const claimedUntil = claimMs !== undefined && claimMs > 0 ? now + claimMs : now;
     const mark = this.#mark(keys.inbox);
     if (this.#singleNode) {
       // One round trip: the append and the set of conversations with an inbox together.
       const reply = await scripts.enqueueIndexed.run(
         this.#redis,
         [...inboxKeys, this.#keys.inboxes],
-        [...args, conversationId],
+        [...args, conversationId, claimedUntil],
       );
       const appended = validateStored(keys.inbox, reply, flag) === 1;
       if (appended) await this.#replicated(keys.inbox, mark);
@@ -228,9 +239,11 @@ export class RedisStore implements Store {
     else await this.#duplicateReplicated(keys.seen(item.id), dedupTtlMs);
     if (outcome === 0) return false;
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
-    // A duplicate still in the inbox is listed again: its first enqueue may have died here.
+    // A duplicate still in the inbox is listed again (its first enqueue may have died here),
+    // unclaimed: nobody schedules a duplicate.
     const listed = this.#mark(this.#keys.inboxes);
-    await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
+    const score = outcome === 1 ? claimedUntil : now;
+    await this.#redis.zadd(this.#keys.inboxes, 'NX', score, conversationId);
     // Lost with its primary, the listing would leave the item unseen until a redelivery.
     await this.#replicated(this.#keys.inboxes, listed);
     return outcome === 1;
@@ -288,6 +301,13 @@ export class RedisStore implements Store {
   async conversationsWithInbox(limit: number): Promise<string[]> {
     if (limit <= 0) return [];
     return this.#redis.zrange(this.#keys.inboxes, 0, limit - 1);
+  }
+
+  /** One range by score of the set of conversations with an inbox (see {@link enqueue}). */
+  async unclaimedInboxes(limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const now = this.#clock.now();
+    return this.#redis.zrangebyscore(this.#keys.inboxes, '-inf', now, 'LIMIT', 0, limit);
   }
 
   async markSeen(key: string, ttlMs: number): Promise<boolean> {

@@ -185,8 +185,20 @@ export interface Store {
    * Dedup ids are per conversation and separate from `markSeen` keys. An id accepted
    * again while still in the inbox (its dedup expired) is moved, not duplicated.
    * `sortKey` must be finite. The payload must be JSON.
+   *
+   * `claimMs` (optional): the caller drains this inbox itself. When this enqueue finds the
+   * inbox empty, the conversation is left out of {@link unclaimedInboxes} for `claimMs`
+   * (store clock), so other workers' sweeps do not take a conversation whose worker is about
+   * to serve it; an item added to an inbox that already waits does not extend the claim. A
+   * claim only delays sweeps: it never blocks a lease, and it ends by itself, so the inbox
+   * of a worker that died is swept once it passed. A store may ignore it.
    */
-  enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean>;
+  enqueue(
+    conversationId: string,
+    item: InboxItem,
+    dedupTtlMs: number,
+    claimMs?: number,
+  ): Promise<boolean>;
   /** The first `limit` items of the inbox, in order, without removing them. */
   peekInbox(conversationId: string, limit: number): Promise<InboxItem[]>;
   /**
@@ -197,6 +209,12 @@ export interface Store {
   ackInbox(conversationId: string, ids: readonly string[]): Promise<number | void>;
   /** Conversations whose inbox is not empty (for sweepers after a crash). */
   conversationsWithInbox(limit: number): Promise<string[]>;
+  /**
+   * Optional: {@link conversationsWithInbox} less those whose claim (`enqueue`'s `claimMs`)
+   * has not passed yet at the store's clock: what a periodic sweep should look at. A store
+   * without it is asked `conversationsWithInbox`.
+   */
+  unclaimedInboxes?(limit: number): Promise<string[]>;
   /** Marks a key as seen without an inbox (returns true when first seen). */
   markSeen(key: string, ttlMs: number): Promise<boolean>;
 
