@@ -127,6 +127,11 @@ export class ConversationProcessor {
       // Every path of apply ends with a save after its sends; this only makes sure.
       await run.settleRecords();
       run.keepActor();
+    } catch (error) {
+      // Sends accepted before the failure still get their records (a retry then finds
+      // them done instead of reconciling them from history); the failure is the one told.
+      await run.settleRecords().catch(() => undefined);
+      throw error;
     } finally {
       run.dispose();
     }

@@ -9,6 +9,7 @@ import { loadContactMemory } from './contact-memory.js';
 import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
+import type { CasResult } from '../store/store.js';
 import { understandInbound, type Understood } from './understand-inbound.js';
 import { DEFAULT_JOURNAL } from '../journal/journal.js';
 import { JournalWriter, type StepBefore } from '../journal/journal-writer.js';
@@ -229,7 +230,10 @@ export class ConversationRun {
     await this.#feed({ type: 'conversation.start', vars: event.vars });
   }
 
-  /** Waits for the send records written behind the sends of this run (see `SendJob.trail`). */
+  /**
+   * Writes the `accepted` records of this run's sends that no document write took (see
+   * `SendJob.defer`).
+   */
   settleRecords(): Promise<void> {
     return this.#effects.settleRecords();
   }
@@ -617,8 +621,6 @@ export class ConversationRun {
   }
 
   async #save(): Promise<void> {
-    // The records of the sends before this save are written (a failure stops it here).
-    await this.#effects.settleRecords();
     const { doc, version } = this.#loaded;
     const flow = this.#flow();
     // The stored outbox of a machine that resets it at every event is left empty: what is
@@ -627,8 +629,33 @@ export class ConversationRun {
     this.#journal.bound();
     this.#journal.takeDirty();
     const stored = toStoredDoc(doc, dropOutbox);
-    const result = await this.#deps.store.putConversation(this.#id, stored, version, this.#fence);
+    const result = await this.#put(stored, version);
     if (result.status !== 'ok') throw new ConversationConflictError(this.#id, result.status);
     this.#loaded.version = result.version;
+  }
+
+  /**
+   * Writes the document with the `accepted` records of the sends before it, in one store
+   * call when the store can (never the document before them: a document that says a send
+   * ran has its record, so a retry never has to reconcile it).
+   */
+  async #put(stored: unknown, version: number): Promise<CasResult> {
+    const store = this.#deps.store;
+    const sends = this.#effects.unwritten;
+    if (sends.length === 0) return store.putConversation(this.#id, stored, version, this.#fence);
+    if (store.putConversationWithSends === undefined) {
+      await this.#effects.settleRecords();
+      return store.putConversation(this.#id, stored, version, this.#fence);
+    }
+    const result = await store.putConversationWithSends(
+      this.#id,
+      stored,
+      version,
+      this.#fence,
+      sends,
+    );
+    // Kept until written: a failed write leaves them to `settleRecords` (see process()).
+    this.#effects.written(sends.length);
+    return result;
   }
 }

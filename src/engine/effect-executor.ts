@@ -6,6 +6,7 @@ import { runHandler } from './run-handler.js';
 import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
 import type { z } from 'zod';
 import type { EffectSchema, SendEffectSchema } from './schemas.js';
+import type { SendRecord } from '../store/store.js';
 import { DEFAULT_JOURNAL } from '../journal/journal.js';
 import { contentText, JournalWriter } from '../journal/journal-writer.js';
 import { cutText, previewText } from '../journal/journal.js';
@@ -32,8 +33,8 @@ export class EffectExecutor {
   readonly #conversationId: string;
   readonly #doc: ConversationDoc;
   readonly #journal: JournalWriter;
-  /** Writes of `accepted` send records not waited for yet (see `SendJob.trail`). */
-  #trailing: Promise<void>[] = [];
+  /** `accepted` send records not written yet (see `SendJob.defer`). */
+  #accepted: SendRecord[] = [];
 
   constructor(
     deps: EngineDeps,
@@ -62,14 +63,24 @@ export class EffectExecutor {
   }
 
   /**
-   * Waits for the send records written behind the sends (see `SendJob.trail`); rejects
-   * with the first failure. Call before saving the document.
+   * The `accepted` records of the sends so far, not written yet (see `SendJob.defer`): the
+   * caller writes them with the document, or before it, and then calls {@link written}.
    */
+  get unwritten(): readonly SendRecord[] {
+    return this.#accepted;
+  }
+
+  /** The first `count` records of {@link unwritten} are written. */
+  written(count: number): void {
+    this.#accepted = this.#accepted.slice(count);
+  }
+
+  /** Writes the records of {@link unwritten}, each with a write of its own. */
   async settleRecords(): Promise<void> {
-    if (this.#trailing.length === 0) return;
-    const writes = this.#trailing;
-    this.#trailing = [];
-    await Promise.all(writes);
+    const records = this.#accepted;
+    if (records.length === 0) return;
+    await Promise.all(records.map((record) => this.#deps.store.putSend(record)));
+    this.written(records.length);
   }
 
   /** Sends held by the `wait` window rule, now that the contact wrote again. */
@@ -298,11 +309,7 @@ export class EffectExecutor {
       to: this.#doc.contact.phone,
       content,
       fresh,
-      trail: (write) => {
-        // Handled here so a failure is not unhandled before settleRecords sees it.
-        write.catch(() => undefined);
-        this.#trailing.push(write);
-      },
+      defer: (record) => this.#accepted.push(record),
     });
   }
 

@@ -129,26 +129,51 @@ export class MemoryStore implements Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    return run((): CasResult => {
-      const json = compactString(toJson(value, `conversation ${conversationId}`));
-      if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
-        return { status: 'fenced' };
-      }
-      const now = this.#clock.now();
-      const stored = this.#docs.get(conversationId);
-      const live = stored !== undefined && stored.expiresAt > now;
-      const currentVersion = live ? stored.version : 0;
-      if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
-      // An expired document's version numbers continue: a version is never reused.
-      const version = (stored?.version ?? 0) + 1;
-      const key = stored === undefined ? compactString(conversationId) : conversationId;
-      this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
-      if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
-        this.#docWrites = 0;
-        for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
-      }
-      return { status: 'ok', version };
+    return run(() => this.#cas(conversationId, value, expectedVersion, fence));
+  }
+
+  /** The records, then the document, in one synchronous step. */
+  putConversationWithSends(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    sends: readonly SendRecord[],
+  ): Promise<CasResult> {
+    return run(() => {
+      // Both are checked before anything is written: a bad value changes nothing.
+      const json = toJson(value, `conversation ${conversationId}`);
+      const copies = sends.map((r) => jsonCopy(r, `send ${r.id}`) as SendRecord);
+      for (const copy of copies) this.#putSend(copy);
+      return this.#cas(conversationId, value, expectedVersion, fence, json);
     });
+  }
+
+  #cas(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    checked?: string,
+  ): CasResult {
+    const json = compactString(checked ?? toJson(value, `conversation ${conversationId}`));
+    if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
+      return { status: 'fenced' };
+    }
+    const now = this.#clock.now();
+    const stored = this.#docs.get(conversationId);
+    const live = stored !== undefined && stored.expiresAt > now;
+    const currentVersion = live ? stored.version : 0;
+    if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
+    // An expired document's version numbers continue: a version is never reused.
+    const version = (stored?.version ?? 0) + 1;
+    const key = stored === undefined ? compactString(conversationId) : conversationId;
+    this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
+    if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
+      this.#docWrites = 0;
+      for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
+    }
+    return { status: 'ok', version };
   }
 
   deleteConversation(conversationId: string): Promise<void> {
@@ -304,23 +329,25 @@ export class MemoryStore implements Store {
   }
 
   putSend(record: SendRecord): Promise<void> {
-    return run(() => {
-      // A copy of the data, not JSON: a record of plain fields is about as small either
-      // way, and copying it is several times cheaper than writing and parsing JSON.
-      const copy = jsonCopy(record, `send ${record.id}`) as SendRecord;
-      const now = this.#clock.now();
-      const stored: StoredSend = { record: copy, expiresAt: now + this.#retention.sendRecordsMs };
-      this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
-      if (record.messageId !== undefined) {
-        this.#sendByMessageId.set(compactString(record.messageId), stored);
-      }
-      if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
-        this.#sendWrites = 0;
-        for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
-        for (const [k, v] of this.#sendByMessageId)
-          if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
-      }
-    });
+    // A copy of the data, not JSON: a record of plain fields is about as small either
+    // way, and copying it is several times cheaper than writing and parsing JSON.
+    return run(() => this.#putSend(jsonCopy(record, `send ${record.id}`) as SendRecord));
+  }
+
+  /** Stores `record`, the store's own copy of the caller's record. */
+  #putSend(record: SendRecord): void {
+    const now = this.#clock.now();
+    const stored: StoredSend = { record, expiresAt: now + this.#retention.sendRecordsMs };
+    this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
+    if (record.messageId !== undefined) {
+      this.#sendByMessageId.set(compactString(record.messageId), stored);
+    }
+    if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
+      this.#sendWrites = 0;
+      for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
+      for (const [k, v] of this.#sendByMessageId)
+        if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
+    }
   }
 
   getSend(id: string): Promise<SendRecord | undefined> {

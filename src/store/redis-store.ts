@@ -144,29 +144,57 @@ export class RedisStore implements Store {
     return this.getConversation(conversationId);
   }
 
-  async putConversation(
+  putConversation(
     conversationId: string,
     value: unknown,
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
+    return this.#cas(conversationId, value, expectedVersion, fence, []);
+  }
+
+  /**
+   * On a single node one script writes the records, then the document (one round trip);
+   * on a cluster the records' keys are in other slots: they are written first, then the
+   * document.
+   */
+  async putConversationWithSends(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    sends: readonly SendRecord[],
+  ): Promise<CasResult> {
+    if (this.#singleNode) return this.#cas(conversationId, value, expectedVersion, fence, sends);
+    await Promise.all(sends.map((record) => this.putSend(record)));
+    return this.#cas(conversationId, value, expectedVersion, fence, []);
+  }
+
+  /** The document's compare-and-set; with `sends` (single node only) the records before it. */
+  async #cas(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    sends: readonly SendRecord[],
+  ): Promise<CasResult> {
     const json = toJson(value, `conversation ${conversationId}`);
     const keys = this.#keys.conversation(conversationId);
     const now = this.#clock.now();
     const idle = this.#retention.idleConversationMs;
+    const casArgs = [
+      expectedVersion,
+      json,
+      fence === undefined ? '' : String(fence),
+      now,
+      now + idle,
+      gcTtl(idle),
+    ];
     const mark = this.#mark(keys.doc);
-    const reply = await scripts.casConversation.run(
-      this.#redis,
-      [keys.doc, keys.lease],
-      [
-        expectedVersion,
-        json,
-        fence === undefined ? '' : String(fence),
-        now,
-        now + idle,
-        gcTtl(idle),
-      ],
-    );
+    const reply =
+      sends.length === 0
+        ? await scripts.casConversation.run(this.#redis, [keys.doc, keys.lease], casArgs)
+        : await this.#sendsThenCas(keys, casArgs, sends, now);
     const result = validateStored(keys.doc, reply, casReply);
     if (result[0] === 'ok') {
       await this.#replicated(keys.doc, mark);
@@ -391,6 +419,29 @@ export class RedisStore implements Store {
     const reply = await this.#redis.zrange(key, 0, 0, 'WITHSCORES');
     if (reply.length === 0) return undefined;
     return validateStored(key, reply[1], coercedNumber);
+  }
+
+  /** Runs {@link scripts.sendsThenCasIndexed} (single node). */
+  #sendsThenCas(
+    keys: { readonly doc: string; readonly lease: string },
+    casArgs: readonly (string | number)[],
+    sends: readonly SendRecord[],
+    now: number,
+  ): Promise<unknown> {
+    const ttl = this.#retention.sendRecordsMs;
+    const e = now + ttl;
+    const recordKeys: string[] = [keys.doc, keys.lease];
+    const args: (string | number)[] = [...casArgs, gcTtl(ttl)];
+    for (const record of sends) {
+      const json = toJson(record, `send record ${record.id}`);
+      const { messageId } = record;
+      recordKeys.push(this.#keys.send(record.id), this.#keys.sendByMessageId(messageId ?? ''));
+      args.push(
+        `{"e":${e},"v":${json}}`,
+        messageId === undefined ? '' : `{"e":${e},"v":${JSON.stringify(record.id)}}`,
+      );
+    }
+    return scripts.sendsThenCasIndexed.run(this.#redis, recordKeys, args);
   }
 
   async putSend(record: SendRecord): Promise<void> {

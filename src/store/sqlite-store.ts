@@ -158,22 +158,44 @@ export class SqliteStore implements Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    return this.#write((now): CasResult => {
-      const json = toJson(value, `conversation ${conversationId}`);
-      if (fence !== undefined) {
-        // The fence holds while its token is the newest and not released, expired or not.
-        const lease = this.#row('getLease', `conv:${conversationId}`);
-        if (lease === undefined || lease[0] === '' || Number(lease[1]) !== fence)
-          return { status: 'fenced' };
-      }
-      const row = this.#row('getDoc', conversationId);
-      const stored = row === undefined ? 0 : Number(row[1]);
-      const current = row !== undefined && Number(row[2]) > now ? stored : 0;
-      if (current !== expectedVersion) return { status: 'conflict', currentVersion: current };
-      const version = stored + 1;
-      this.#sql.putDoc.run(conversationId, json, version, now + this.#retention.idleConversationMs);
-      return { status: 'ok', version };
-    });
+    return this.#write((now) => this.#cas(conversationId, value, expectedVersion, fence, now));
+  }
+
+  /** The records and the document in one savepoint of the turn's group transaction. */
+  putConversationWithSends(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    sends: readonly SendRecord[],
+  ): Promise<CasResult> {
+    return this.#write((now) => {
+      for (const record of sends) this.#putSend(record, now);
+      return this.#cas(conversationId, value, expectedVersion, fence, now);
+    }, MANY);
+  }
+
+  #cas(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    now: number,
+  ): CasResult {
+    const json = toJson(value, `conversation ${conversationId}`);
+    if (fence !== undefined) {
+      // The fence holds while its token is the newest and not released, expired or not.
+      const lease = this.#row('getLease', `conv:${conversationId}`);
+      if (lease === undefined || lease[0] === '' || Number(lease[1]) !== fence)
+        return { status: 'fenced' };
+    }
+    const row = this.#row('getDoc', conversationId);
+    const stored = row === undefined ? 0 : Number(row[1]);
+    const current = row !== undefined && Number(row[2]) > now ? stored : 0;
+    if (current !== expectedVersion) return { status: 'conflict', currentVersion: current };
+    const version = stored + 1;
+    this.#sql.putDoc.run(conversationId, json, version, now + this.#retention.idleConversationMs);
+    return { status: 'ok', version };
   }
 
   deleteConversation(conversationId: string): Promise<void> {
@@ -307,15 +329,17 @@ export class SqliteStore implements Store {
   }
 
   putSend(record: SendRecord): Promise<void> {
-    return this.#write((now) => {
-      const json = toJson(record, `send record ${record.id}`);
-      this.#sql.putSend.run(
-        record.id,
-        json,
-        record.messageId ?? null,
-        now + this.#retention.sendRecordsMs,
-      );
-    });
+    return this.#write((now) => this.#putSend(record, now));
+  }
+
+  #putSend(record: SendRecord, now: number): void {
+    const json = toJson(record, `send record ${record.id}`);
+    this.#sql.putSend.run(
+      record.id,
+      json,
+      record.messageId ?? null,
+      now + this.#retention.sendRecordsMs,
+    );
   }
 
   getSend(id: string): Promise<SendRecord | undefined> {

@@ -168,6 +168,21 @@ export interface Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult>;
+  /**
+   * Optional: writes `sends` as {@link putSend} does, then the document as
+   * {@link putConversation} does, in one call: the records are written whatever the
+   * compare-and-set answers (they say what the API did, not what the document holds), and
+   * never after the document (a document that says a send ran has its record). The engine
+   * gives it the `accepted` records of a turn's sends with the document write that ends the
+   * turn, instead of a write of their own. A store without it is asked both.
+   */
+  putConversationWithSends?(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    sends: readonly SendRecord[],
+  ): Promise<CasResult>;
   deleteConversation(conversationId: string): Promise<void>;
   /**
    * Optional (operations: `switchboard inspect`, `switchboard conversations`, the attached

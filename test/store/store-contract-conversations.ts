@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNCHANGED } from '../../src/store/store.js';
+import { UNCHANGED, type SendRecord } from '../../src/store/store.js';
 import type { ContractContext } from './store-contract-context.js';
 
 /** Contract of conversation documents: CAS versions, fencing, copies. */
@@ -106,6 +106,47 @@ export function conversationContract(ctx: ContractContext): void {
     it('should fence a write when the lease never existed', async () => {
       expect(await store().putConversation('c9', { a: 1 }, 0, 1)).toEqual({ status: 'fenced' });
       expect(await store().getConversation('c9')).toBeUndefined();
+    });
+
+    it('should write send records with a document, whatever its compare-and-set answers', async () => {
+      const s = store();
+      if (s.putConversationWithSends === undefined) return;
+      const sent = (seq: number, state: SendRecord['state'], messageId?: string): SendRecord => ({
+        id: `c1:7:${seq}`,
+        conversationId: 'c1',
+        seq,
+        state,
+        startedAt: 1_700_000_000_000,
+        contentType: 'text',
+        ...(messageId === undefined ? {} : { messageId }),
+      });
+      const lease = await s.acquireLease('conv:c1', 'w1', 1000, clock().now());
+      const t1 = lease!.token;
+      const records = [sent(1, 'accepted', 'm1'), sent(2, 'accepted', 'm2')];
+      expect(await s.putConversationWithSends('c1', { n: 1 }, 0, t1, records)).toEqual({
+        status: 'ok',
+        version: 1,
+      });
+      expect(await s.getConversation('c1')).toEqual({ value: { n: 1 }, version: 1 });
+      expect(await s.getSend('c1:7:1')).toEqual(records[0]);
+      expect(await s.findSendByMessageId('m2')).toEqual(records[1]);
+      // A stale version: the document is not written, the record is (it says what the API did).
+      expect(
+        await s.putConversationWithSends('c1', { n: 2 }, 0, t1, [sent(3, 'accepted', 'm3')]),
+      ).toEqual({ status: 'conflict', currentVersion: 1 });
+      expect(await s.findSendByMessageId('m3')).toEqual(sent(3, 'accepted', 'm3'));
+      // Fenced: the same.
+      await s.acquireLease('conv:c1', 'w2', 1000, clock().now() + 2000);
+      expect(
+        await s.putConversationWithSends('c1', { n: 2 }, 1, t1, [sent(4, 'rejected')]),
+      ).toEqual({ status: 'fenced' });
+      expect((await s.getSend('c1:7:4'))?.state).toBe('rejected');
+      expect((await s.getConversation('c1'))?.value).toEqual({ n: 1 });
+      // No records, and no fence: a plain compare-and-set.
+      expect(await s.putConversationWithSends('c1', { n: 3 }, 1, undefined, [])).toEqual({
+        status: 'ok',
+        version: 2,
+      });
     });
 
     it('should let exactly one of many concurrent CAS writes win', async () => {

@@ -25,10 +25,11 @@ const threeSends = compileFlow(
 
 /**
  * A memory store whose send-record writes take a few milliseconds, logging when each
- * write starts and ends (and when a document save starts), with the client's POSTs in
- * the same log.
+ * write starts and ends and each document write (with the records it carries), with the
+ * client's POSTs in the same log. `combined: false` hides `putConversationWithSends` (a
+ * store without it); `failDocWrite` fails the first document write that carries records.
  */
-function slowRecords(failAccepted = false): {
+function slowRecords(options: { combined?: boolean; failDocWrite?: boolean } = {}): {
   store: Store;
   client: EngineClient & { readonly sent: unknown[] };
   clock: ManualClock;
@@ -48,16 +49,23 @@ function slowRecords(failAccepted = false): {
           log.push('save');
           return method(...args);
         };
+      if (property === 'putConversationWithSends') {
+        if (options.combined === false) return undefined;
+        return async (...args: unknown[]) => {
+          const records = args[4] as SendRecord[];
+          log.push(`save with ${records.map((r) => `${r.state}:${String(r.seq)}`).join(',')}`);
+          if (options.failDocWrite === true && !failed) {
+            failed = true;
+            throw new Error('injected: document write failed');
+          }
+          return method(...args);
+        };
+      }
       if (property !== 'putSend') return method;
       return async (record: SendRecord) => {
-        const what = `${record.state}:${record.seq}`;
+        const what = `${record.state}:${String(record.seq)}`;
         log.push(`start ${what}`);
         await new Promise((resolve) => setTimeout(resolve, 5));
-        if (failAccepted && !failed && record.state === 'accepted') {
-          failed = true;
-          log.push(`fail ${what}`);
-          throw new Error('injected: accepted record write failed');
-        }
         await method(record);
         log.push(`end ${what}`);
       };
@@ -88,8 +96,16 @@ function hello(id: string, text: string) {
   };
 }
 
-describe('send records written behind the sends', () => {
-  it("should write a send's accepted record together with the next one's pending record, and save only after both", async () => {
+/** The records of the three sends of the second message (seqs 2 to 4). */
+async function recordsOf(store: Store): Promise<(SendRecord | undefined)[]> {
+  const stored = (await store.getConversation('c1'))?.value as { epoch: number };
+  return Promise.all(
+    [2, 3, 4].map((seq) => store.getSend(`c1:${String(stored.epoch)}:${String(seq)}`)),
+  );
+}
+
+describe('send records written with the document', () => {
+  it("should write each send's intent before its POST, and its accepted record with the document write that ends the turn", async () => {
     const { store, client, clock, log } = slowRecords();
     const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
     await bot.start();
@@ -112,39 +128,58 @@ describe('send records written behind the sends', () => {
       const posts = before.filter((l) => l.startsWith('POST')).length;
       expect(pendingEnds).toBe(posts + 1);
     }
-    // The accepted record of one send is in flight with the next send's pending record.
-    const overlapped = log.findIndex(
-      (l, i) => l.startsWith('start pending') && log[i - 1]?.startsWith('start accepted'),
-    );
-    expect(overlapped).toBeGreaterThan(0);
-    // No save while a record write is in flight.
-    let inFlight = 0;
-    for (const line of log) {
-      if (line.startsWith('start')) inFlight++;
-      if (line.startsWith('end')) inFlight--;
-      if (line === 'save') expect(inFlight).toBe(0);
-    }
+    // No accepted record is a write of its own: all three go with the last document write.
+    expect(log.filter((l) => l.includes('start accepted'))).toEqual([]);
+    expect(log.at(-1)).toBe('save with accepted:2,accepted:3,accepted:4');
+    const records = await recordsOf(store);
+    expect(records.map((r) => r?.state)).toEqual(['accepted', 'accepted', 'accepted']);
+    for (const record of records)
+      expect(await store.findSendByMessageId(record?.messageId ?? '')).toEqual(record);
   });
 
-  it('should not save past an accepted record whose write failed: the item stays for a retry', async () => {
-    const { store, client, clock, log } = slowRecords(true);
+  it('should write the accepted records before the document on a store that cannot take them together', async () => {
+    const { store, client, clock, log } = slowRecords({ combined: false });
     const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
     await bot.start();
     await bot.handle(hello('m1', 'hi'));
     await bot.idle();
-    const failedAt = log.indexOf('fail accepted:1');
-    expect(failedAt).toBeGreaterThan(0);
-    // No save after the failure: the document still lists the send as pending, and the
-    // item is still in the inbox, so a retry finds the record `pending` (an unknown
-    // outcome, reconciled from history, never replayed).
-    expect(log.slice(failedAt)).not.toContain('save');
-    expect((await store.peekInbox('c1', 5)).map((i) => i.id)).toEqual(['msg:m1']);
-    const stored = (await store.getConversation('c1'))?.value as { pending: { seq: number }[] };
-    expect(stored.pending.map((e) => e.seq)).toEqual([1]);
-    expect(
-      (await store.getSend(`c1:${String((stored as unknown as { epoch: number }).epoch)}:1`))
-        ?.state,
-    ).toBe('pending');
+    log.length = 0;
+    await bot.handle(hello('m2', 'there'));
+    await bot.idle();
     await bot.stop();
+    const save = log.lastIndexOf('save');
+    expect(log.slice(save - 6, save).sort()).toEqual(
+      ['accepted:2', 'accepted:3', 'accepted:4'].flatMap((w) => [`end ${w}`, `start ${w}`]).sort(),
+    );
+    expect((await recordsOf(store)).map((r) => r?.state)).toEqual([
+      'accepted',
+      'accepted',
+      'accepted',
+    ]);
+  });
+
+  it('should still write the accepted records when the document write fails, so a retry sends nothing again', async () => {
+    const { store, client, clock, log } = slowRecords({ failDocWrite: true });
+    const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
+    await bot.start();
+    await bot.handle(hello('m1', 'hi')).catch(() => undefined);
+    await bot.idle();
+    expect(log).toContain('save with accepted:1');
+    // The document still lists the send as pending and the item is still in the inbox;
+    // the record was written after the failure, so the retry finds the send done.
+    expect((await store.peekInbox('c1', 5)).map((i) => i.id)).toEqual(['msg:m1']);
+    const stored = (await store.getConversation('c1'))?.value as {
+      epoch: number;
+      pending: { seq: number }[];
+    };
+    expect(stored.pending.map((e) => e.seq)).toEqual([1]);
+    expect((await store.getSend(`c1:${String(stored.epoch)}:1`))?.state).toBe('accepted');
+    await bot.stop();
+    const again = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
+    await again.start();
+    await again.idle();
+    await again.stop();
+    expect((await store.peekInbox('c1', 5)).map((i) => i.id)).toEqual([]);
+    expect(log.filter((l) => l.startsWith('POST'))).toEqual(['POST Say something.']);
   });
 });
