@@ -9,7 +9,7 @@ import { loadContactMemory } from './contact-memory.js';
 import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
-import type { CasResult } from '../store/store.js';
+import type { CasResult, ValueWrite } from '../store/store.js';
 import { understandInbound, type Understood } from './understand-inbound.js';
 import { DEFAULT_JOURNAL } from '../journal/journal.js';
 import { JournalWriter, type StepBefore } from '../journal/journal-writer.js';
@@ -79,6 +79,8 @@ export class ConversationRun {
   #itemId: string | undefined;
   /** Seqs of the effects this run's own steps produced (no send record can exist yet). */
   readonly #fresh = new Set<number>();
+  /** Values to write with the next document write (see {@link writeAlong}). */
+  #values: ValueWrite[] = [];
 
   constructor(
     deps: EngineDeps,
@@ -230,12 +232,22 @@ export class ConversationRun {
     await this.#feed({ type: 'conversation.start', vars: event.vars });
   }
 
+  /** A value to write with this run's next document write (nothing when undefined). */
+  writeAlong(value: ValueWrite | undefined): void {
+    if (value !== undefined) this.#values.push(value);
+  }
+
   /**
-   * Writes the `accepted` records of this run's sends that no document write took (see
-   * `SendJob.defer`).
+   * Makes the writes that no document write took: the `accepted` records of this run's
+   * sends (see `SendJob.defer`) and the values of {@link writeAlong}.
    */
-  settleRecords(): Promise<void> {
-    return this.#effects.settleRecords();
+  async settleRecords(): Promise<void> {
+    const values = this.#values;
+    await Promise.all([
+      this.#effects.settleRecords(),
+      ...values.map((v) => this.#deps.store.setValue(v.key, v.value, v.ttlMs)),
+    ]);
+    this.#values = this.#values.slice(values.length);
   }
 
   /** Hands the live actor to the cache: the stored document is the one it produced. */
@@ -635,27 +647,28 @@ export class ConversationRun {
   }
 
   /**
-   * Writes the document with the `accepted` records of the sends before it, in one store
-   * call when the store can (never the document before them: a document that says a send
-   * ran has its record, so a retry never has to reconcile it).
+   * Writes the document with the `accepted` records of the sends before it and the values
+   * of {@link writeAlong}, in one store call when the store can (never the document before
+   * them: a document that says a send ran has its record, so a retry never has to
+   * reconcile it).
    */
   async #put(stored: unknown, version: number): Promise<CasResult> {
     const store = this.#deps.store;
     const sends = this.#effects.unwritten;
-    if (sends.length === 0) return store.putConversation(this.#id, stored, version, this.#fence);
-    if (store.putConversationWithSends === undefined) {
-      await this.#effects.settleRecords();
+    const values = this.#values;
+    if (sends.length === 0 && values.length === 0)
+      return store.putConversation(this.#id, stored, version, this.#fence);
+    if (store.putConversationWith === undefined) {
+      await this.settleRecords();
       return store.putConversation(this.#id, stored, version, this.#fence);
     }
-    const result = await store.putConversationWithSends(
-      this.#id,
-      stored,
-      version,
-      this.#fence,
+    const result = await store.putConversationWith(this.#id, stored, version, this.#fence, {
       sends,
-    );
+      values,
+    });
     // Kept until written: a failed write leaves them to `settleRecords` (see process()).
     this.#effects.written(sends.length);
+    this.#values = this.#values.slice(values.length);
     return result;
   }
 }

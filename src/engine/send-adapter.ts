@@ -42,7 +42,7 @@ export interface SendJob {
   readonly fresh?: boolean;
   /**
    * Takes the `accepted` record instead of writing it, so that it goes with the document
-   * write that ends the turn (`Store.putConversationWithSends`: no write of its own). The
+   * write that ends the turn (`Store.putConversationWith`: no write of its own). The
    * caller must write every record it took, with or before the document that says the
    * send ran: until then the record says `pending`, which a retry after a crash treats as
    * an unknown outcome (reconciled from history, never replayed).

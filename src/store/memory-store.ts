@@ -6,6 +6,7 @@ import {
   LEASE_GRACE_MS,
   nextLeaseToken,
   type AcquiredConversation,
+  type AlongWrites,
   type ConversationPage,
   type CasResult,
   type InboxItem,
@@ -132,19 +133,24 @@ export class MemoryStore implements Store {
     return run(() => this.#cas(conversationId, value, expectedVersion, fence));
   }
 
-  /** The records, then the document, in one synchronous step. */
-  putConversationWithSends(
+  /** The `along` writes, then the document, in one synchronous step. */
+  putConversationWith(
     conversationId: string,
     value: unknown,
     expectedVersion: number,
     fence: number | undefined,
-    sends: readonly SendRecord[],
+    along: AlongWrites,
   ): Promise<CasResult> {
     return run(() => {
-      // Both are checked before anything is written: a bad value changes nothing.
+      // Everything is checked before anything is written: a bad value changes nothing.
       const json = toJson(value, `conversation ${conversationId}`);
-      const copies = sends.map((r) => jsonCopy(r, `send ${r.id}`) as SendRecord);
-      for (const copy of copies) this.#putSend(copy);
+      const sends = (along.sends ?? []).map((r) => jsonCopy(r, `send ${r.id}`) as SendRecord);
+      const values = (along.values ?? []).map((v) => ({
+        ...v,
+        json: toJson(v.value, `value ${v.key}`),
+      }));
+      for (const record of sends) this.#putSend(record);
+      for (const v of values) this.#putValue(v.key, v.json, v.ttlMs);
       return this.#cas(conversationId, value, expectedVersion, fence, json);
     });
   }
@@ -273,19 +279,22 @@ export class MemoryStore implements Store {
   }
 
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    return run(() => {
-      const json = compactString(toJson(value, `value ${key}`));
-      const now = this.#clock.now();
-      // A key built by concatenation is a rope: kept for long, it is copied flat once.
-      const stored = this.#values.has(key) ? key : compactString(key);
-      this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
-      // Amortised sweep: its cost (the size) is at most twice the writes since the last.
-      if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
-        for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
-        this.#valueWrites = 0;
-        this.#valuesAfterSweep = this.#values.size;
-      }
-    });
+    return run(() => this.#putValue(key, toJson(value, `value ${key}`), ttlMs));
+  }
+
+  /** Stores `checked`, the value's JSON. */
+  #putValue(key: string, checked: string, ttlMs: number | undefined): void {
+    const json = compactString(checked);
+    const now = this.#clock.now();
+    // A key built by concatenation is a rope: kept for long, it is copied flat once.
+    const stored = this.#values.has(key) ? key : compactString(key);
+    this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
+    // Amortised sweep: its cost (the size) is at most twice the writes since the last.
+    if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
+      for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
+      this.#valueWrites = 0;
+      this.#valuesAfterSweep = this.#values.size;
+    }
   }
 
   deleteValue(key: string): Promise<void> {

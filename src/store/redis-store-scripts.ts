@@ -38,18 +38,19 @@ return cas(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6
 `);
 
 /**
- * Send records, then {@link casConversation}, in one script: single node only (the
- * records' keys are in other slots). KEYS[1], KEYS[2] and ARGV[1..6] as
- * {@link casConversation} takes them; ARGV[7] the records' real TTL in ms; then for each
- * record i (from 1) its key KEYS[2i+1] with value ARGV[2i+6] and its message-id key
- * KEYS[2i+2] with value ARGV[2i+7] ('' for none). The records are written first, whatever
- * the compare-and-set answers.
+ * Plain SETs, then {@link casConversation}, in one script: single node only (the keys
+ * SET are in other slots). KEYS[1], KEYS[2] and ARGV[1..6] as {@link casConversation}
+ * takes them; then for each further key KEYS[i] (i from 3) its value ARGV[2i+1] and its
+ * real TTL in ms ARGV[2i+2] ('' for none). The SETs are made first, whatever the
+ * compare-and-set answers.
  */
-export const sendsThenCasIndexed = new RedisScript(`${casLua}
-for i = 1, (#KEYS - 2) / 2 do
-  redis.call('SET', KEYS[2 * i + 1], ARGV[2 * i + 6], 'PX', ARGV[7])
-  local mid = ARGV[2 * i + 7]
-  if mid ~= '' then redis.call('SET', KEYS[2 * i + 2], mid, 'PX', ARGV[7]) end
+export const setThenCasIndexed = new RedisScript(`${casLua}
+for i = 3, #KEYS do
+  if ARGV[2 * i + 2] == '' then
+    redis.call('SET', KEYS[i], ARGV[2 * i + 1])
+  else
+    redis.call('SET', KEYS[i], ARGV[2 * i + 1], 'PX', ARGV[2 * i + 2])
+  end
 end
 return cas(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 `);

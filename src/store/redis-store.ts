@@ -20,6 +20,7 @@ import {
   DEFAULT_RETENTION,
   LEASE_GRACE_MS,
   type AcquiredConversation,
+  type AlongWrites,
   type CasResult,
   type ConversationPage,
   type InboxItem,
@@ -144,41 +145,75 @@ export class RedisStore implements Store {
     return this.getConversation(conversationId);
   }
 
-  putConversation(
+  async putConversation(
     conversationId: string,
     value: unknown,
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    return this.#cas(conversationId, value, expectedVersion, fence, []);
+    return this.#cas(conversationId, docJson(conversationId, value), expectedVersion, fence, []);
   }
 
   /**
-   * On a single node one script writes the records, then the document (one round trip);
-   * on a cluster the records' keys are in other slots: they are written first, then the
+   * On a single node one script makes the `along` writes, then the document's (one round
+   * trip); on a cluster their keys are in other slots: they are written first, then the
    * document.
    */
-  async putConversationWithSends(
+  async putConversationWith(
     conversationId: string,
     value: unknown,
     expectedVersion: number,
     fence: number | undefined,
-    sends: readonly SendRecord[],
+    along: AlongWrites,
   ): Promise<CasResult> {
-    if (this.#singleNode) return this.#cas(conversationId, value, expectedVersion, fence, sends);
-    await Promise.all(sends.map((record) => this.putSend(record)));
-    return this.#cas(conversationId, value, expectedVersion, fence, []);
+    // The document is checked before anything is written: a bad value changes nothing.
+    const json = docJson(conversationId, value);
+    const sets = this.#sets(along);
+    if (this.#singleNode || sets.length === 0)
+      return this.#cas(conversationId, json, expectedVersion, fence, sets);
+    await Promise.all(
+      sets.map(([key, text, px]) =>
+        px === '' ? this.#redis.set(key, text) : this.#redis.set(key, text, 'PX', px),
+      ),
+    );
+    return this.#cas(conversationId, json, expectedVersion, fence, []);
   }
 
-  /** The document's compare-and-set; with `sends` (single node only) the records before it. */
+  /** The SETs of `along` as [key, value, real TTL ('' for none)], as putSend and setValue make them. */
+  #sets(along: AlongWrites): [string, string, number | ''][] {
+    const now = this.#clock.now();
+    const sets: [string, string, number | ''][] = [];
+    const ttl = this.#retention.sendRecordsMs;
+    const e = now + ttl;
+    for (const record of along.sends ?? []) {
+      const json = toJson(record, `send record ${record.id}`);
+      sets.push([this.#keys.send(record.id), `{"e":${e},"v":${json}}`, gcTtl(ttl)]);
+      if (record.messageId !== undefined)
+        sets.push([
+          this.#keys.sendByMessageId(record.messageId),
+          `{"e":${e},"v":${JSON.stringify(record.id)}}`,
+          gcTtl(ttl),
+        ]);
+    }
+    for (const { key, value, ttlMs } of along.values ?? []) {
+      const json = toJson(value, `value ${key}`);
+      sets.push(
+        ttlMs === undefined
+          ? [this.#keys.value(key), `{"e":null,"v":${json}}`, '']
+          : [this.#keys.value(key), `{"e":${now + ttlMs},"v":${json}}`, gcTtl(ttlMs)],
+      );
+    }
+    return sets;
+  }
+
+  /** The document's compare-and-set; with `sets` (single node only) those SETs before it. */
   async #cas(
     conversationId: string,
-    value: unknown,
+    json: string,
     expectedVersion: number,
     fence: number | undefined,
-    sends: readonly SendRecord[],
+    sets: readonly (readonly [string, string, number | ''])[],
   ): Promise<CasResult> {
-    const json = toJson(value, `conversation ${conversationId}`);
     const keys = this.#keys.conversation(conversationId);
     const now = this.#clock.now();
     const idle = this.#retention.idleConversationMs;
@@ -192,9 +227,13 @@ export class RedisStore implements Store {
     ];
     const mark = this.#mark(keys.doc);
     const reply =
-      sends.length === 0
+      sets.length === 0
         ? await scripts.casConversation.run(this.#redis, [keys.doc, keys.lease], casArgs)
-        : await this.#sendsThenCas(keys, casArgs, sends, now);
+        : await scripts.setThenCasIndexed.run(
+            this.#redis,
+            [keys.doc, keys.lease, ...sets.map(([key]) => key)],
+            [...casArgs, ...sets.flatMap(([, text, px]) => [text, px])],
+          );
     const result = validateStored(keys.doc, reply, casReply);
     if (result[0] === 'ok') {
       await this.#replicated(keys.doc, mark);
@@ -421,29 +460,6 @@ export class RedisStore implements Store {
     return validateStored(key, reply[1], coercedNumber);
   }
 
-  /** Runs {@link scripts.sendsThenCasIndexed} (single node). */
-  #sendsThenCas(
-    keys: { readonly doc: string; readonly lease: string },
-    casArgs: readonly (string | number)[],
-    sends: readonly SendRecord[],
-    now: number,
-  ): Promise<unknown> {
-    const ttl = this.#retention.sendRecordsMs;
-    const e = now + ttl;
-    const recordKeys: string[] = [keys.doc, keys.lease];
-    const args: (string | number)[] = [...casArgs, gcTtl(ttl)];
-    for (const record of sends) {
-      const json = toJson(record, `send record ${record.id}`);
-      const { messageId } = record;
-      recordKeys.push(this.#keys.send(record.id), this.#keys.sendByMessageId(messageId ?? ''));
-      args.push(
-        `{"e":${e},"v":${json}}`,
-        messageId === undefined ? '' : `{"e":${e},"v":${JSON.stringify(record.id)}}`,
-      );
-    }
-    return scripts.sendsThenCasIndexed.run(this.#redis, recordKeys, args);
-  }
-
   async putSend(record: SendRecord): Promise<void> {
     const mark = this.#mark(this.#keys.send(record.id));
     const json = toJson(record, `send record ${record.id}`);
@@ -645,6 +661,11 @@ function leaseArgs(
 }
 
 /** Real TTL of a key whose logical expiry is `ttlMs` away: always positive. */
+/** A conversation document's JSON (a TypeError naming it when it is not JSON). */
+function docJson(conversationId: string, value: unknown): string {
+  return toJson(value, `conversation ${conversationId}`);
+}
+
 function gcTtl(ttlMs: number): number {
   return Math.max(1, Math.ceil(ttlMs)) + GC_GRACE_MS;
 }

@@ -22,6 +22,7 @@ import {
   LEASE_GRACE_MS,
   nextLeaseToken,
   type AcquiredConversation,
+  type AlongWrites,
   type CasResult,
   type ConversationPage,
   type InboxItem,
@@ -161,16 +162,17 @@ export class SqliteStore implements Store {
     return this.#write((now) => this.#cas(conversationId, value, expectedVersion, fence, now));
   }
 
-  /** The records and the document in one savepoint of the turn's group transaction. */
-  putConversationWithSends(
+  /** The `along` writes and the document in one savepoint of the turn's group transaction. */
+  putConversationWith(
     conversationId: string,
     value: unknown,
     expectedVersion: number,
     fence: number | undefined,
-    sends: readonly SendRecord[],
+    along: AlongWrites,
   ): Promise<CasResult> {
     return this.#write((now) => {
-      for (const record of sends) this.#putSend(record, now);
+      for (const record of along.sends ?? []) this.#putSend(record, now);
+      for (const v of along.values ?? []) this.#putValue(v.key, v.value, v.ttlMs, now);
       return this.#cas(conversationId, value, expectedVersion, fence, now);
     }, MANY);
   }
@@ -268,10 +270,12 @@ export class SqliteStore implements Store {
   }
 
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    return this.#write((now) => {
-      const json = toJson(value, `value ${key}`);
-      this.#sql.putValue.run(key, json, ttlMs === undefined ? null : now + ttlMs);
-    });
+    return this.#write((now) => this.#putValue(key, value, ttlMs, now));
+  }
+
+  #putValue(key: string, value: unknown, ttlMs: number | undefined, now: number): void {
+    const json = toJson(value, `value ${key}`);
+    this.#sql.putValue.run(key, json, ttlMs === undefined ? null : now + ttlMs);
   }
 
   deleteValue(key: string): Promise<void> {

@@ -102,6 +102,19 @@ export interface SendRecord {
   readonly unknownSince?: number;
 }
 
+/** A value written as {@link Store.setValue} writes it. */
+export interface ValueWrite {
+  readonly key: string;
+  readonly value: unknown;
+  readonly ttlMs?: number;
+}
+
+/** Writes that go with a conversation document's write ({@link Store.putConversationWith}). */
+export interface AlongWrites {
+  readonly sends?: readonly SendRecord[];
+  readonly values?: readonly ValueWrite[];
+}
+
 /** One conversation document as {@link Store.listConversations} lists it. */
 export interface ListedConversation {
   readonly id: string;
@@ -169,19 +182,21 @@ export interface Store {
     fence?: number,
   ): Promise<CasResult>;
   /**
-   * Optional: writes `sends` as {@link putSend} does, then the document as
-   * {@link putConversation} does, in one call: the records are written whatever the
-   * compare-and-set answers (they say what the API did, not what the document holds), and
-   * never after the document (a document that says a send ran has its record). The engine
-   * gives it the `accepted` records of a turn's sends with the document write that ends the
-   * turn, instead of a write of their own. A store without it is asked both.
+   * Optional: writes `along` (send records as {@link putSend} writes them, values as
+   * {@link setValue} does), then the document as {@link putConversation} does, in one call.
+   * The `along` writes are made whatever the compare-and-set answers (they say what the API
+   * did or what a contact has, not what the document holds), and never after the document
+   * (a document that says a send ran has its record). The engine gives it the `accepted`
+   * records of a turn's sends with the document write that ends the turn, and a new
+   * conversation's entry in its contact's list with its first write, instead of writes of
+   * their own. A store without it is asked each.
    */
-  putConversationWithSends?(
+  putConversationWith?(
     conversationId: string,
     value: unknown,
     expectedVersion: number,
     fence: number | undefined,
-    sends: readonly SendRecord[],
+    along: AlongWrites,
   ): Promise<CasResult>;
   deleteConversation(conversationId: string): Promise<void>;
   /**

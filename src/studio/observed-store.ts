@@ -15,7 +15,7 @@ export interface DocWrite {
 
 /**
  * Wraps a store so that every successful conversation write (`putConversation`, or
- * `putConversationWithSends`) is reported (the studio's view of state changes: exact, in
+ * `putConversationWith`) is reported (the studio's view of state changes: exact, in
  * order, and without touching the engine). Every other method is the store's own.
  */
 export function observeStore(store: Store, onWrite: (write: DocWrite) => void): Store {
@@ -23,7 +23,7 @@ export function observeStore(store: Store, onWrite: (write: DocWrite) => void): 
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      if (property !== 'putConversation' && property !== 'putConversationWithSends')
+      if (property !== 'putConversation' && property !== 'putConversationWith')
         return value.bind(target) as unknown;
       const write = value as (...args: unknown[]) => Promise<CasResult>;
       return async (conversationId: string, stored: unknown, ...rest: unknown[]) => {

@@ -10,7 +10,7 @@ import { ADA, HOUR, startHarness, type Harness } from './harness.js';
 
 const WRITES: readonly (keyof Store)[] = [
   'putConversation',
-  'putConversationWithSends',
+  'putConversationWith',
   'enqueue',
   'ackInbox',
   'ackAndRelease',
@@ -113,13 +113,14 @@ describe('engine: exactly once, whatever fails when', () => {
   it('should answer the scenario once without faults (baseline)', async () => {
     const { sent, calls } = await run(undefined);
     expect(sent).toEqual(EXPECTED);
-    expect(calls.get('putConversation')).toBeGreaterThan(3);
+    const docWrites = (calls.get('putConversation') ?? 0) + (calls.get('putConversationWith') ?? 0);
+    expect(docWrites).toBeGreaterThan(3);
     // A step's own sends cannot have a record yet: no lookup before their POST.
     expect(calls.get('getSend') ?? 0).toBe(0);
     // One write per send, its intent: the `accepted` record goes with the document write
     // that ends its turn.
     expect(calls.get('putSend')).toBe(EXPECTED.length);
-    expect(calls.get('putConversationWithSends')).toBeGreaterThan(0);
+    expect(calls.get('putConversationWith')).toBeGreaterThan(0);
   });
 
   it.each([
@@ -148,7 +149,9 @@ describe('engine: exactly once, whatever fails when', () => {
         } else if (JSON.stringify(sent) !== JSON.stringify(EXPECTED))
           failures.push(`${label}: ${JSON.stringify(sent)}`);
       }
-      expect(cases).toBeGreaterThan(50);
+      // Every write and read step of the scenario (fewer since the accepted records and the
+      // contact's list go with document writes).
+      expect(cases).toBeGreaterThanOrEqual(50);
       console.log(
         `exactly-once: ${cases} fault cases, ${failures.length} failures, ${resentLate} resent late`,
       );

@@ -4,7 +4,8 @@ import { createBot } from '../../src/engine/create-bot.js';
 import type { EngineClient } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import type { SendRecord, Store } from '../../src/store/store.js';
+import type { AlongWrites, SendRecord, Store } from '../../src/store/store.js';
+import { latestConversation } from '../../src/engine/contact-memory.js';
 import { acceptingClient } from './accepting-client.js';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
@@ -26,8 +27,8 @@ const threeSends = compileFlow(
 /**
  * A memory store whose send-record writes take a few milliseconds, logging when each
  * write starts and ends and each document write (with the records it carries), with the
- * client's POSTs in the same log. `combined: false` hides `putConversationWithSends` (a
- * store without it); `failDocWrite` fails the first document write that carries records.
+ * client's POSTs in the same log. `combined: false` hides `putConversationWith` (a
+ * store without it); `failDocWrite` fails the first document write that carries send records.
  */
 function slowRecords(options: { combined?: boolean; failDocWrite?: boolean } = {}): {
   store: Store;
@@ -49,18 +50,25 @@ function slowRecords(options: { combined?: boolean; failDocWrite?: boolean } = {
           log.push('save');
           return method(...args);
         };
-      if (property === 'putConversationWithSends') {
+      if (property === 'putConversationWith') {
         if (options.combined === false) return undefined;
         return async (...args: unknown[]) => {
-          const records = args[4] as SendRecord[];
-          log.push(`save with ${records.map((r) => `${r.state}:${String(r.seq)}`).join(',')}`);
-          if (options.failDocWrite === true && !failed) {
+          const along = args[4] as AlongWrites;
+          const records = (along.sends ?? []).map((r) => `${r.state}:${String(r.seq)}`);
+          const values = (along.values ?? []).map((v) => `${v.key}=${JSON.stringify(v.value)}`);
+          log.push(`save with ${[...records, ...values].join(',')}`);
+          if (options.failDocWrite === true && !failed && records.length > 0) {
             failed = true;
             throw new Error('injected: document write failed');
           }
           return method(...args);
         };
       }
+      if (property === 'setValue')
+        return (...args: unknown[]) => {
+          log.push(`setValue ${String(args[0])}`);
+          return method(...args);
+        };
       if (property !== 'putSend') return method;
       return async (record: SendRecord) => {
         const what = `${record.state}:${String(record.seq)}`;
@@ -181,5 +189,35 @@ describe('send records written with the document', () => {
     await again.stop();
     expect((await store.peekInbox('c1', 5)).map((i) => i.id)).toEqual([]);
     expect(log.filter((l) => l.startsWith('POST'))).toEqual(['POST Say something.']);
+  });
+
+  it("should write a new conversation's entry in its contact's list with its first document write", async () => {
+    const { store, client, clock, log } = slowRecords();
+    const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
+    await bot.start();
+    await bot.handle(hello('m1', 'hi'));
+    await bot.idle();
+    const first = log.find((l) => l.startsWith('save'));
+    expect(first).toBe('save with contact-convs:+15551230001=["c1"]');
+    expect(log.filter((l) => l.startsWith('setValue'))).toEqual([]);
+    expect(await latestConversation(store, '+15551230001')).toBe('c1');
+    log.length = 0;
+    await bot.handle(hello('m2', 'there'));
+    await bot.idle();
+    await bot.stop();
+    // A known conversation: no list write at all.
+    expect(log.filter((l) => l.includes('contact-convs'))).toEqual([]);
+  });
+
+  it("should write a new conversation's list entry before its document on a store that cannot take them together", async () => {
+    const { store, client, clock, log } = slowRecords({ combined: false });
+    const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
+    await bot.start();
+    await bot.handle(hello('m1', 'hi'));
+    await bot.idle();
+    await bot.stop();
+    expect(log.indexOf('setValue contact-convs:+15551230001')).toBeGreaterThanOrEqual(0);
+    expect(log.indexOf('setValue contact-convs:+15551230001')).toBeLessThan(log.indexOf('save'));
+    expect(await latestConversation(store, '+15551230001')).toBe('c1');
   });
 });
