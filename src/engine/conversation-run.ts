@@ -239,7 +239,7 @@ export class ConversationRun {
 
   /**
    * Makes the writes that no document write took: the `accepted` records of this run's
-   * sends (see `SendJob.defer`) and the values of {@link writeAlong}.
+   * sends (see `SendJob.defer`), its timer changes and the values of {@link writeAlong}.
    */
   async settleRecords(): Promise<void> {
     const values = this.#values;
@@ -647,16 +647,17 @@ export class ConversationRun {
   }
 
   /**
-   * Writes the document with the `accepted` records of the sends before it and the values
-   * of {@link writeAlong}, in one store call when the store can (never the document before
-   * them: a document that says a send ran has its record, so a retry never has to
-   * reconcile it).
+   * Writes the document with the `accepted` records of the sends before it, the timer
+   * changes of the effects before it and the values of {@link writeAlong}, in one store
+   * call when the store can (never the document before them: a document that says a send
+   * ran has its record, so a retry never has to reconcile it; one that says a timer effect
+   * ran has its timer).
    */
   async #put(stored: unknown, version: number): Promise<CasResult> {
     const store = this.#deps.store;
-    const sends = this.#effects.unwritten;
+    const { sends, timers } = this.#effects.unwritten;
     const values = this.#values;
-    if (sends.length === 0 && values.length === 0)
+    if (sends.length === 0 && timers.length === 0 && values.length === 0)
       return store.putConversation(this.#id, stored, version, this.#fence);
     if (store.putConversationWith === undefined) {
       await this.settleRecords();
@@ -665,9 +666,10 @@ export class ConversationRun {
     const result = await store.putConversationWith(this.#id, stored, version, this.#fence, {
       sends,
       values,
+      timers,
     });
     // Kept until written: a failed write leaves them to `settleRecords` (see process()).
-    this.#effects.written(sends.length);
+    this.#effects.written(sends.length, timers.length);
     this.#values = this.#values.slice(values.length);
     return result;
   }

@@ -6,7 +6,7 @@ import { runHandler } from './run-handler.js';
 import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
 import type { z } from 'zod';
 import type { EffectSchema, SendEffectSchema } from './schemas.js';
-import type { SendRecord } from '../store/store.js';
+import type { SendRecord, TimerWrite } from '../store/store.js';
 import { DEFAULT_JOURNAL } from '../journal/journal.js';
 import { contentText, JournalWriter } from '../journal/journal-writer.js';
 import { cutText, previewText } from '../journal/journal.js';
@@ -35,6 +35,8 @@ export class EffectExecutor {
   readonly #journal: JournalWriter;
   /** `accepted` send records not written yet (see `SendJob.defer`). */
   #accepted: SendRecord[] = [];
+  /** Timer changes not written yet, in order: they go with the next document write. */
+  #timers: TimerWrite[] = [];
 
   constructor(
     deps: EngineDeps,
@@ -63,24 +65,36 @@ export class EffectExecutor {
   }
 
   /**
-   * The `accepted` records of the sends so far, not written yet (see `SendJob.defer`): the
-   * caller writes them with the document, or before it, and then calls {@link written}.
+   * The writes of the effects so far that wait for the next document write: the `accepted`
+   * records of the sends (see `SendJob.defer`) and the timer changes, in order. The caller
+   * writes them with the document, or before it, and then calls {@link written}.
    */
-  get unwritten(): readonly SendRecord[] {
-    return this.#accepted;
+  get unwritten(): {
+    readonly sends: readonly SendRecord[];
+    readonly timers: readonly TimerWrite[];
+  } {
+    return { sends: this.#accepted, timers: this.#timers };
   }
 
-  /** The first `count` records of {@link unwritten} are written. */
-  written(count: number): void {
-    this.#accepted = this.#accepted.slice(count);
+  /** The first `sends` records and `timers` timer changes of {@link unwritten} are written. */
+  written(sends: number, timers: number): void {
+    this.#accepted = this.#accepted.slice(sends);
+    this.#timers = this.#timers.slice(timers);
   }
 
-  /** Writes the records of {@link unwritten}, each with a write of its own. */
+  /** Makes the writes of {@link unwritten}, each a write of its own. */
   async settleRecords(): Promise<void> {
-    const records = this.#accepted;
-    if (records.length === 0) return;
-    await Promise.all(records.map((record) => this.#deps.store.putSend(record)));
-    this.written(records.length);
+    const { sends, timers } = this.unwritten;
+    if (sends.length === 0 && timers.length === 0) return;
+    const store = this.#deps.store;
+    await Promise.all([
+      ...sends.map((record) => store.putSend(record)),
+      (async () => {
+        for (const t of timers)
+          await (t.kind === 'cancel' ? store.cancelTimer(t.id) : store.scheduleTimer(t.timer));
+      })(),
+    ]);
+    this.written(sends.length, timers.length);
   }
 
   /** Sends held by the `wait` window rule, now that the contact wrote again. */
@@ -133,17 +147,16 @@ export class EffectExecutor {
       }
       case 'timer.start': {
         const dueAt = effect.at ?? this.#deps.clock.now() + effect.delayMs;
-        await this.#deps.store.scheduleTimer({
-          id: `${id}:${effect.name}`,
-          conversationId: id,
-          name: effect.name,
-          dueAt,
+        // Written with the document write that follows this effect (see runPending).
+        this.#timers.push({
+          kind: 'schedule',
+          timer: { id: `${id}:${effect.name}`, conversationId: id, name: effect.name, dueAt },
         });
         this.#journal.note({ kind: 'timer', action: 'set', name: effect.name, dueAt });
         return 'scheduled';
       }
       case 'timer.cancel':
-        await this.#deps.store.cancelTimer(`${id}:${effect.name}`);
+        this.#timers.push({ kind: 'cancel', id: `${id}:${effect.name}` });
         this.#journal.note({ kind: 'timer', action: 'cancelled', name: effect.name });
         return 'cancelled';
       case 'handoff.request':

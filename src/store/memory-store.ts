@@ -151,6 +151,9 @@ export class MemoryStore implements Store {
       }));
       for (const record of sends) this.#putSend(record);
       for (const v of values) this.#putValue(v.key, v.json, v.ttlMs);
+      for (const t of along.timers ?? [])
+        if (t.kind === 'cancel') this.#timers.cancel(t.id);
+        else this.#timers.schedule(t.timer);
       return this.#cas(conversationId, value, expectedVersion, fence, json);
     });
   }

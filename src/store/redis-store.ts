@@ -155,9 +155,10 @@ export class RedisStore implements Store {
   }
 
   /**
-   * On a single node one script makes the `along` writes, then the document's (one round
-   * trip); on a cluster their keys are in other slots: they are written first, then the
-   * document.
+   * Timer changes first, as {@link scheduleTimer} and {@link cancelTimer} make them (their
+   * scripts, in order). Then, on a single node, one script makes the other `along` writes
+   * and the document's (one round trip); on a cluster their keys are in other slots: they
+   * are written first, then the document.
    */
   async putConversationWith(
     conversationId: string,
@@ -169,6 +170,8 @@ export class RedisStore implements Store {
     // The document is checked before anything is written: a bad value changes nothing.
     const json = docJson(conversationId, value);
     const sets = this.#sets(along);
+    for (const t of along.timers ?? [])
+      await (t.kind === 'cancel' ? this.cancelTimer(t.id) : this.scheduleTimer(t.timer));
     if (this.#singleNode || sets.length === 0)
       return this.#cas(conversationId, json, expectedVersion, fence, sets);
     await Promise.all(

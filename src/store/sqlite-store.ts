@@ -31,6 +31,7 @@ import {
   type Store,
   type StoreRetention,
   type TimerRecord,
+  type TimerWrite,
   UNCHANGED,
   type Versioned,
 } from './store.js';
@@ -173,6 +174,7 @@ export class SqliteStore implements Store {
     return this.#write((now) => {
       for (const record of along.sends ?? []) this.#putSend(record, now);
       for (const v of along.values ?? []) this.#putValue(v.key, v.value, v.ttlMs, now);
+      for (const t of along.timers ?? []) this.#timer(t);
       return this.#cas(conversationId, value, expectedVersion, fence, now);
     }, MANY);
   }
@@ -296,13 +298,19 @@ export class SqliteStore implements Store {
   }
 
   scheduleTimer(timer: TimerRecord): Promise<void> {
-    return this.#write(() => {
-      this.#sql.putTimer.run(timer.id, timer.conversationId, timer.name, timer.dueAt);
-    });
+    return this.#write(() => this.#timer({ kind: 'schedule', timer }));
   }
 
   cancelTimer(id: string): Promise<void> {
-    return this.#write(() => void this.#sql.deleteTimer.run(id));
+    return this.#write(() => this.#timer({ kind: 'cancel', id }));
+  }
+
+  #timer(write: TimerWrite): void {
+    if (write.kind === 'cancel') this.#sql.deleteTimer.run(write.id);
+    else {
+      const { id, conversationId, name, dueAt } = write.timer;
+      this.#sql.putTimer.run(id, conversationId, name, dueAt);
+    }
   }
 
   claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]> {

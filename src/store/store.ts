@@ -109,10 +109,17 @@ export interface ValueWrite {
   readonly ttlMs?: number;
 }
 
+/** A timer change as {@link Store.scheduleTimer} or {@link Store.cancelTimer} makes it. */
+export type TimerWrite =
+  | { readonly kind: 'schedule'; readonly timer: TimerRecord }
+  | { readonly kind: 'cancel'; readonly id: string };
+
 /** Writes that go with a conversation document's write ({@link Store.putConversationWith}). */
 export interface AlongWrites {
   readonly sends?: readonly SendRecord[];
   readonly values?: readonly ValueWrite[];
+  /** Made in this order (a timer cancelled, then scheduled again, ends scheduled). */
+  readonly timers?: readonly TimerWrite[];
 }
 
 /** One conversation document as {@link Store.listConversations} lists it. */
@@ -183,13 +190,14 @@ export interface Store {
   ): Promise<CasResult>;
   /**
    * Optional: writes `along` (send records as {@link putSend} writes them, values as
-   * {@link setValue} does), then the document as {@link putConversation} does, in one call.
+   * {@link setValue} does, timer changes as {@link scheduleTimer} and {@link cancelTimer}
+   * make them), then the document as {@link putConversation} does, in one call.
    * The `along` writes are made whatever the compare-and-set answers (they say what the API
    * did or what a contact has, not what the document holds), and never after the document
    * (a document that says a send ran has its record). The engine gives it the `accepted`
-   * records of a turn's sends with the document write that ends the turn, and a new
-   * conversation's entry in its contact's list with its first write, instead of writes of
-   * their own. A store without it is asked each.
+   * records of a turn's sends and the turn's timer changes with the document write that
+   * follows them, and a new conversation's entry in its contact's list with its first
+   * write, instead of writes of their own. A store without it is asked each.
    */
   putConversationWith?(
     conversationId: string,

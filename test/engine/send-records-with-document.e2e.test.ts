@@ -56,7 +56,10 @@ function slowRecords(options: { combined?: boolean; failDocWrite?: boolean } = {
           const along = args[4] as AlongWrites;
           const records = (along.sends ?? []).map((r) => `${r.state}:${String(r.seq)}`);
           const values = (along.values ?? []).map((v) => `${v.key}=${JSON.stringify(v.value)}`);
-          log.push(`save with ${[...records, ...values].join(',')}`);
+          const timers = (along.timers ?? []).map((t) =>
+            t.kind === 'cancel' ? `cancel ${t.id}` : `schedule ${t.timer.id}`,
+          );
+          log.push(`save with ${[...records, ...values, ...timers].join(',')}`);
           if (options.failDocWrite === true && !failed && records.length > 0) {
             failed = true;
             throw new Error('injected: document write failed');
@@ -64,6 +67,11 @@ function slowRecords(options: { combined?: boolean; failDocWrite?: boolean } = {
           return method(...args);
         };
       }
+      if (property === 'scheduleTimer' || property === 'cancelTimer')
+        return (...args: unknown[]) => {
+          log.push(`${property} ${JSON.stringify(args[0])}`);
+          return method(...args);
+        };
       if (property === 'setValue')
         return (...args: unknown[]) => {
           log.push(`setValue ${String(args[0])}`);
@@ -103,6 +111,23 @@ function hello(id: string, text: string) {
     },
   };
 }
+
+/** Asks, and says goodbye after 30 idle minutes. */
+const idleGoodbye = compileFlow(
+  defineFlow({
+    id: 'idle',
+    version: 1,
+    start: 'listen',
+    states: {
+      listen: {
+        ask: { prompt: 'Say something.', var: 'text', goto: 'got' },
+        timeout: { after: '30m', goto: 'bye' },
+      },
+      got: { say: 'got {{text}}', goto: 'listen' },
+      bye: { say: 'Bye.', final: true },
+    },
+  }),
+);
 
 /** The records of the three sends of the second message (seqs 2 to 4). */
 async function recordsOf(store: Store): Promise<(SendRecord | undefined)[]> {
@@ -219,5 +244,33 @@ describe('send records written with the document', () => {
     expect(log.indexOf('setValue contact-convs:+15551230001')).toBeGreaterThanOrEqual(0);
     expect(log.indexOf('setValue contact-convs:+15551230001')).toBeLessThan(log.indexOf('save'));
     expect(await latestConversation(store, '+15551230001')).toBe('c1');
+  });
+
+  it("should write a state's timer changes with the document write after them, never on their own", async () => {
+    const { store, client, clock, log } = slowRecords();
+    const bot = createBot({ flows: [idleGoodbye], api: { client }, store, clock, tickMs: 0 });
+    await bot.start();
+    await bot.handle(hello('m1', 'hi'));
+    await bot.idle();
+    await bot.handle(hello('m2', 'there'));
+    await bot.idle();
+    expect(log.filter((l) => l.startsWith('scheduleTimer') || l.startsWith('cancelTimer'))).toEqual(
+      [],
+    );
+    const saves = log.filter((l) => l.startsWith('save with') && l.includes('c1:'));
+    expect(saves.some((l) => l.includes('schedule c1:'))).toBe(true);
+    // The timer is there: 30 idle minutes later the goodbye goes out, once.
+    const due = await store.nextTimerDue();
+    expect(due).toBeGreaterThan(clock.now());
+    clock.advance((due ?? 0) - clock.now());
+    await bot.runDueTimers();
+    await bot.idle();
+    await bot.stop();
+    expect(log.filter((l) => l.startsWith('POST'))).toEqual([
+      'POST Say something.',
+      'POST got there',
+      'POST Say something.',
+      'POST Bye.',
+    ]);
   });
 });

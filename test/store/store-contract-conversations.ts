@@ -162,6 +162,38 @@ export function conversationContract(ctx: ContractContext): void {
       expect(await s.getValue('kept')).toEqual({ a: [1, 'é'] });
     });
 
+    it('should make timer changes with a document, in their order', async () => {
+      const s = store();
+      if (s.putConversationWith === undefined) return;
+      const due = clock().now() + 1000;
+      const timer = (name: string, dueAt = due) => ({
+        id: `c1:${name}`,
+        conversationId: 'c1',
+        name,
+        dueAt,
+      });
+      await s.scheduleTimer(timer('old'));
+      const timers = [
+        { kind: 'schedule', timer: timer('idle') },
+        { kind: 'cancel', id: 'c1:old' },
+        { kind: 'cancel', id: 'c1:again' },
+        { kind: 'schedule', timer: timer('again', due + 5) },
+      ] as const;
+      expect(await s.putConversationWith('c1', { n: 1 }, 0, undefined, { timers })).toEqual({
+        status: 'ok',
+        version: 1,
+      });
+      // A conflict changes the document not, the timers all the same.
+      expect(
+        await s.putConversationWith('c1', { n: 2 }, 0, undefined, {
+          timers: [{ kind: 'schedule', timer: timer('late', due + 9) }],
+        }),
+      ).toEqual({ status: 'conflict', currentVersion: 1 });
+      expect(await s.nextTimerDue()).toBe(due);
+      const fired = await s.claimDueTimers(due + 10, 10, 60_000);
+      expect(fired.map((t) => t.name).sort()).toEqual(['again', 'idle', 'late']);
+    });
+
     it('should write nothing along when the document is not JSON', async () => {
       const s = store();
       if (s.putConversationWith === undefined) return;
