@@ -139,6 +139,7 @@ export const STORE_METHODS = [
 /** Methods a store may leave out; the guarded store has them only when the inner one does. */
 export const OPTIONAL_METHODS = [
   'getConversationIfChanged',
+  'putConversationWith',
   'acquireConversation',
   'releaseConversation',
   'ackAndRelease',

@@ -6,6 +6,7 @@ import {
   LEASE_GRACE_MS,
   nextLeaseToken,
   type AcquiredConversation,
+  type AlongWrites,
   type ConversationPage,
   type CasResult,
   type InboxItem,
@@ -131,26 +132,59 @@ export class MemoryStore implements Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    return run((): CasResult => {
-      const json = compactString(toJson(value, `conversation ${conversationId}`));
-      if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
-        return { status: 'fenced' };
-      }
-      const now = this.#clock.now();
-      const stored = this.#docs.get(conversationId);
-      const live = stored !== undefined && stored.expiresAt > now;
-      const currentVersion = live ? stored.version : 0;
-      if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
-      // An expired document's version numbers continue: a version is never reused.
-      const version = (stored?.version ?? 0) + 1;
-      const key = stored === undefined ? compactString(conversationId) : conversationId;
-      this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
-      if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
-        this.#docWrites = 0;
-        for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
-      }
-      return { status: 'ok', version };
+    return run(() => this.#cas(conversationId, value, expectedVersion, fence));
+  }
+
+  /** The `along` writes, then the document, in one synchronous step. */
+  putConversationWith(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    along: AlongWrites,
+  ): Promise<CasResult> {
+    return run(() => {
+      // Everything is checked before anything is written: a bad value changes nothing.
+      const json = toJson(value, `conversation ${conversationId}`);
+      const sends = (along.sends ?? []).map((r) => jsonCopy(r, `send ${r.id}`) as SendRecord);
+      const values = (along.values ?? []).map((v) => ({
+        ...v,
+        json: toJson(v.value, `value ${v.key}`),
+      }));
+      for (const record of sends) this.#putSend(record);
+      for (const v of values) this.#putValue(v.key, v.json, v.ttlMs);
+      for (const t of along.timers ?? [])
+        if (t.kind === 'cancel') this.#timers.cancel(t.id);
+        else this.#timers.schedule(t.timer);
+      return this.#cas(conversationId, value, expectedVersion, fence, json);
     });
+  }
+
+  #cas(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    checked?: string,
+  ): CasResult {
+    const json = compactString(checked ?? toJson(value, `conversation ${conversationId}`));
+    if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
+      return { status: 'fenced' };
+    }
+    const now = this.#clock.now();
+    const stored = this.#docs.get(conversationId);
+    const live = stored !== undefined && stored.expiresAt > now;
+    const currentVersion = live ? stored.version : 0;
+    if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
+    // An expired document's version numbers continue: a version is never reused.
+    const version = (stored?.version ?? 0) + 1;
+    const key = stored === undefined ? compactString(conversationId) : conversationId;
+    this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
+    if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
+      this.#docWrites = 0;
+      for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
+    }
+    return { status: 'ok', version };
   }
 
   deleteConversation(conversationId: string): Promise<void> {
@@ -272,19 +306,22 @@ export class MemoryStore implements Store {
   }
 
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    return run(() => {
-      const json = compactString(toJson(value, `value ${key}`));
-      const now = this.#clock.now();
-      // A key built by concatenation is a rope: kept for long, it is copied flat once.
-      const stored = this.#values.has(key) ? key : compactString(key);
-      this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
-      // Amortised sweep: its cost (the size) is at most twice the writes since the last.
-      if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
-        for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
-        this.#valueWrites = 0;
-        this.#valuesAfterSweep = this.#values.size;
-      }
-    });
+    return run(() => this.#putValue(key, toJson(value, `value ${key}`), ttlMs));
+  }
+
+  /** Stores `checked`, the value's JSON. */
+  #putValue(key: string, checked: string, ttlMs: number | undefined): void {
+    const json = compactString(checked);
+    const now = this.#clock.now();
+    // A key built by concatenation is a rope: kept for long, it is copied flat once.
+    const stored = this.#values.has(key) ? key : compactString(key);
+    this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
+    // Amortised sweep: its cost (the size) is at most twice the writes since the last.
+    if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
+      for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
+      this.#valueWrites = 0;
+      this.#valuesAfterSweep = this.#values.size;
+    }
   }
 
   deleteValue(key: string): Promise<void> {
@@ -328,23 +365,25 @@ export class MemoryStore implements Store {
   }
 
   putSend(record: SendRecord): Promise<void> {
-    return run(() => {
-      // A copy of the data, not JSON: a record of plain fields is about as small either
-      // way, and copying it is several times cheaper than writing and parsing JSON.
-      const copy = jsonCopy(record, `send ${record.id}`) as SendRecord;
-      const now = this.#clock.now();
-      const stored: StoredSend = { record: copy, expiresAt: now + this.#retention.sendRecordsMs };
-      this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
-      if (record.messageId !== undefined) {
-        this.#sendByMessageId.set(compactString(record.messageId), stored);
-      }
-      if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
-        this.#sendWrites = 0;
-        for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
-        for (const [k, v] of this.#sendByMessageId)
-          if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
-      }
-    });
+    // A copy of the data, not JSON: a record of plain fields is about as small either
+    // way, and copying it is several times cheaper than writing and parsing JSON.
+    return run(() => this.#putSend(jsonCopy(record, `send ${record.id}`) as SendRecord));
+  }
+
+  /** Stores `record`, the store's own copy of the caller's record. */
+  #putSend(record: SendRecord): void {
+    const now = this.#clock.now();
+    const stored: StoredSend = { record, expiresAt: now + this.#retention.sendRecordsMs };
+    this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
+    if (record.messageId !== undefined) {
+      this.#sendByMessageId.set(compactString(record.messageId), stored);
+    }
+    if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
+      this.#sendWrites = 0;
+      for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
+      for (const [k, v] of this.#sendByMessageId)
+        if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
+    }
   }
 
   getSend(id: string): Promise<SendRecord | undefined> {

@@ -102,6 +102,26 @@ export interface SendRecord {
   readonly unknownSince?: number;
 }
 
+/** A value written as {@link Store.setValue} writes it. */
+export interface ValueWrite {
+  readonly key: string;
+  readonly value: unknown;
+  readonly ttlMs?: number;
+}
+
+/** A timer change as {@link Store.scheduleTimer} or {@link Store.cancelTimer} makes it. */
+export type TimerWrite =
+  | { readonly kind: 'schedule'; readonly timer: TimerRecord }
+  | { readonly kind: 'cancel'; readonly id: string };
+
+/** Writes that go with a conversation document's write ({@link Store.putConversationWith}). */
+export interface AlongWrites {
+  readonly sends?: readonly SendRecord[];
+  readonly values?: readonly ValueWrite[];
+  /** Made in this order (a timer cancelled, then scheduled again, ends scheduled). */
+  readonly timers?: readonly TimerWrite[];
+}
+
 /** One conversation document as {@link Store.listConversations} lists it. */
 export interface ListedConversation {
   readonly id: string;
@@ -167,6 +187,24 @@ export interface Store {
     value: unknown,
     expectedVersion: number,
     fence?: number,
+  ): Promise<CasResult>;
+  /**
+   * Optional: writes `along` (send records as {@link putSend} writes them, values as
+   * {@link setValue} does, timer changes as {@link scheduleTimer} and {@link cancelTimer}
+   * make them), then the document as {@link putConversation} does, in one call.
+   * The `along` writes are made whatever the compare-and-set answers (they say what the API
+   * did or what a contact has, not what the document holds), and never after the document
+   * (a document that says a send ran has its record). The engine gives it the `accepted`
+   * records of a turn's sends and the turn's timer changes with the document write that
+   * follows them, and a new conversation's entry in its contact's list with its first
+   * write, instead of writes of their own. A store without it is asked each.
+   */
+  putConversationWith?(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    along: AlongWrites,
   ): Promise<CasResult>;
   deleteConversation(conversationId: string): Promise<void>;
   /**

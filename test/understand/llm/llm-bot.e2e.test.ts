@@ -160,9 +160,10 @@ describe('llm understander in a running bot, against a fake model', () => {
   });
 
   it('should not call the model again for a message whose call was in flight at a crash', async () => {
-    // The process "dies" right after "call started" is written: the retry never calls.
+    // The process "dies" right after "call started" is written (the new conversation's
+    // first write, with its contact's list): the retry never calls.
     const r = await run(content({ intent: 'track', confidence: 0.99 }), {
-      operation: 'putConversation',
+      operation: 'putConversationWith',
       nth: 1,
       when: 'after',
     });
@@ -172,9 +173,10 @@ describe('llm understander in a running bot, against a fake model', () => {
   });
 
   it("should keep the model's answer when the crash comes after it was recorded", async () => {
+    // The third document write (the first one carries the contact's list).
     const r = await run(content({ intent: 'track', confidence: 0.99 }), {
       operation: 'putConversation',
-      nth: 3,
+      nth: 2,
       when: 'before',
     });
     expect(r.calls).toBe(1);
