@@ -56,8 +56,9 @@ export class SweepPace {
 }
 
 /**
- * The guarded `store`, with every `scheduleTimer` also told to `pace` (after the store
- * accepted it). The rest is the guarded store itself (the prototype of the answer: its
+ * The guarded `store`, with every timer it schedules also told to `pace` (after the store
+ * accepted it): by `scheduleTimer`, or along with a document (`putConversationWith`'s
+ * `along.timers`, written whatever the document's compare-and-set answers). The rest is the guarded store itself (the prototype of the answer: its
  * methods are closures, so they work on it unchanged; a class instance with private fields
  * would not, which is why this takes the guarded store).
  */
@@ -67,5 +68,18 @@ export function notingTimers(store: GuardedStore, pace: SweepPace): GuardedStore
     await store.scheduleTimer(timer);
     pace.scheduled(timer.dueAt);
   };
+  if (store.putConversationWith !== undefined)
+    noted.putConversationWith = async (conversationId, value, expectedVersion, fence, along) => {
+      const result = await store.putConversationWith!(
+        conversationId,
+        value,
+        expectedVersion,
+        fence,
+        along,
+      );
+      for (const write of along.timers ?? [])
+        if (write.kind === 'schedule') pace.scheduled(write.timer.dueAt);
+      return result;
+    };
   return noted;
 }

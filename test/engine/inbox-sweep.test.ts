@@ -195,9 +195,10 @@ describe('periodic sweep', () => {
   }, 30_000);
 
   it('should retry at its next sweep, not after its claim, an item it left because the store did not answer', async () => {
-    // The first document write fails as in an outage: the drain stops with the item kept.
+    // The first document write (a new conversation's: it carries the contact's list) fails
+    // as in an outage: the drain stops with the item kept.
     const faulty = faultyStore(new MemoryStore(), {
-      operation: 'putConversation',
+      operation: 'putConversationWith',
       nth: 1,
       when: 'before',
     });
