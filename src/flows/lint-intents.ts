@@ -15,8 +15,9 @@ const BODY_MAX = LIMITS.interactiveBody;
  * Lints the understanding part of a flow (docs/understanding.md): intents a state names
  * but the flow does not declare, the same example under two intents, a locale of the flow
  * without examples, intent slots that disagree with the ask capturing the same variable or
- * with the same slot of another intent (lint-shared-slots), and the "did you mean" menu's texts against the button limits. Unknown `goto` targets
- * are reported with the other edges (lint-structure).
+ * with the same slot of another intent (lint-shared-slots), and the "did you mean" menu's
+ * texts against the button limits. Unknown `goto` targets are reported with the other
+ * edges (lint-structure).
  */
 export function intentDiagnostics(flow: FlowDefinition): Diagnostic[] {
   const out: Diagnostic[] = [];
