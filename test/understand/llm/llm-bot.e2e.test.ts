@@ -48,7 +48,9 @@ const flow = compileFlow(
 );
 
 const KEY = 'sk-e2e-secret-0123456789';
-const TIMEOUT_MS = 300;
+// Well above a loaded machine's round trip to the local fake (300 ms fell back once at load 9),
+// well below the 3 s of the slow reply.
+const TIMEOUT_MS = 1000;
 const content = (o: unknown): FakeReply => ({ content: JSON.stringify(o) });
 
 /** Every line logged, as JSON. */
