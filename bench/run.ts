@@ -33,6 +33,7 @@ import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
 import { scaleCost } from './scale-cost.js';
+import { pageReclaimNote } from './page-reclaim.js';
 import { realLoadRows } from './real-load-rows.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
 import { understandBench } from './understand.js';
@@ -350,9 +351,10 @@ if (runs('growth')) {
     '≤ 300 MB',
     large.peakRssMb <= 300,
   );
+  const reclaim = await pageReclaimNote();
   row(
     'growth: handling p99 at 1M vs 1k conversations',
-    `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})`,
+    `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})${reclaim === undefined ? '' : `; ${reclaim}`}`,
     '≤ ×1.2',
     g.p99Ratio <= 1.2 && large.lost + small.lost === 0,
   );
