@@ -113,6 +113,8 @@ export class ObjectFit {
   readonly #objectMeanings = new Set<string>();
   /** Intent id → roots of its words whose object position is closed. */
   readonly #closed = new Map<string, ReadonlySet<string>>();
+  /** Roots whose object position is closed in some intent. */
+  readonly #anyClosed = new Set<string>();
   /** Intent id → keys of the objects its examples name. */
   readonly #objects = new Map<string, ReadonlySet<string>>();
 
@@ -162,12 +164,11 @@ export class ObjectFit {
         }
       }
       this.#objects.set(intent.id, objects);
-      this.#closed.set(
-        intent.id,
-        new Set(
-          [...positions].filter(([, p]) => p.own >= p.uses * CLOSED_SHARE).map(([root]) => root),
-        ),
-      );
+      const closed = [...positions]
+        .filter(([, p]) => p.own >= p.uses * CLOSED_SHARE)
+        .map(([root]) => root);
+      this.#closed.set(intent.id, new Set(closed));
+      for (const root of closed) this.#anyClosed.add(root);
     });
   }
 
@@ -183,8 +184,9 @@ export class ObjectFit {
     for (const item of items) {
       const { word, object, determined } = item;
       if (!determined || object.length === 0) continue;
-      if (!object.every((w) => this.#isForeign(w, language))) continue;
       const root = this.#known(word) ?? word.root;
+      if (!this.#anyClosed.has(root)) continue;
+      if (!object.every((w) => this.#isForeign(w, language))) continue;
       for (const [id, closed] of this.#closed) {
         if (!closed.has(root)) continue;
         out.add(id);
