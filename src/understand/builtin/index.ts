@@ -24,6 +24,7 @@ import { HANDOFF_ID } from './handoff-phrases.js';
 import { IndexCache } from './index-cache.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
 import { questionWordOf } from './question-form.js';
+import { MISFIT_FACTOR, misfitsOf } from './object-fit.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
@@ -217,15 +218,13 @@ export function createBuiltinUnderstander(
         timezone: input.timezone,
       });
       const unasked = unaskedBy(input.text, index, input.intents);
+      const misfits = misfitsOf(index, input.intents, input.text, input.locale);
       const scores = raw
         .map((s): ScoredIntent => {
-          const confidence = confidenceOf(s);
-          return {
-            id: s.id,
-            confidence: unasked.has(s.id)
-              ? Math.round(confidence * UNASKED_QUESTION_FACTOR * 1000) / 1000
-              : confidence,
-          };
+          const factor =
+            (unasked.has(s.id) ? UNASKED_QUESTION_FACTOR : 1) *
+            (misfits.has(s.id) ? MISFIT_FACTOR : 1);
+          return { id: s.id, confidence: Math.round(confidenceOf(s) * factor * 1000) / 1000 };
         })
         .sort((a, b) => b.confidence - a.confidence);
       // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
