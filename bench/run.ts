@@ -33,6 +33,7 @@ import { growth } from './growth.js';
 import { memoryRss } from './memory-rss.js';
 import { polling } from './polling.js';
 import { scaleCost } from './scale-cost.js';
+import { pageReclaimNote } from './page-reclaim.js';
 import { realLoadRows } from './real-load-rows.js';
 import { sendBudget, type SendBudgetFigures } from './send-budget.js';
 import { understandBench } from './understand.js';
@@ -226,7 +227,7 @@ if (runs('scale')) {
       const limit = run.workers === 2 ? 1.1 : run.workers === 4 ? 1.25 : undefined;
       row(
         `scale-out cost: ${run.workers} worker${run.workers === 1 ? '' : 's'}, ${series.name}`,
-        `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker (median of rounds: ${run.ratios.map((x) => `×${f(x, 2)}`).join(' / ')})`} (gross ${f(run.grossCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${f(run.p50)} ms, p99 ${f(run.p99)} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50))}/s paced (median of ${once.length} rounds); ${f(run.voluntarySwitchesPerMessage, 1)} voluntary + ${f(run.involuntarySwitchesPerMessage, 1)} involuntary context switches, ${f(run.readCallsPerMessage, 1)} read + ${f(run.writeCallsPerMessage, 1)} write calls per msg; load average ${f(run.loadAverage, 1)}; ${dup} duplicates, ${missing} missing`,
+        `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker (median of rounds: ${run.ratios.map((x) => `×${f(x, 2)}`).join(' / ')})${run.matched === undefined ? '' : `; ×${f(median(run.matched.ratios), 2)} of 1 worker alone at the same rate per worker, ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50) / run.workers, 1)}/s: ${f(run.matched.cpuMicrosPerMessage)} µs/msg (rounds: ${run.matched.ratios.map((x) => `×${f(x, 2)}`).join(' / ')})`}`} (gross ${f(run.grossCpuMicrosPerMessage)}: main thread ${f(run.mainThreadCpuMicrosPerMessage)}, of it GC pauses ${f(run.gcPauseMicrosPerMessage)}, helper threads ${f(run.grossCpuMicrosPerMessage - run.mainThreadCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${f(run.p50)} ms, p99 ${f(run.p99)} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50))}/s paced (median of ${once.length} rounds); ${f(run.voluntarySwitchesPerMessage, 1)} voluntary + ${f(run.involuntarySwitchesPerMessage, 1)} involuntary context switches, ${f(run.readCallsPerMessage, 1)} read + ${f(run.writeCallsPerMessage, 1)} write calls per msg; load average ${f(run.loadAverage, 1)}; ${dup} duplicates, ${missing} missing`,
         limit === undefined ? 'exactly once' : `≤ ×${f(limit, 2)}, exactly once`,
         (limit === undefined || ratio <= limit) && once.every((x) => x.ok),
       );
@@ -350,9 +351,10 @@ if (runs('growth')) {
     '≤ 300 MB',
     large.peakRssMb <= 300,
   );
+  const reclaim = await pageReclaimNote();
   row(
     'growth: handling p99 at 1M vs 1k conversations',
-    `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})`,
+    `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})${reclaim === undefined ? '' : `; ${reclaim}`}`,
     '≤ ×1.2',
     g.p99Ratio <= 1.2 && large.lost + small.lost === 0,
   );
@@ -406,7 +408,10 @@ connection's per-second quota back to back and drops what is not sent within the
 depended on the latency: 233-750 of 1,000 messages); CPU = the workers' process.cpuUsage over window + drain less
 their idle CPU over as long (idle measured over 10 s just before; the drain's stats polls skip the stub fetch);
 ratio = median over rounds of each round's ratio to its own 1-worker run; ack p50 and the load average printed, since
-a saturated or contended run measures wake-up costs, not coordination. Latency: autocannon at a fixed
+a saturated or contended run measures wake-up costs, not coordination. Each round also runs one worker alone at
+each N-worker run's rate per worker (50/N per second; BENCH_SCALE_MATCHED=0 leaves them out): a process's CPU per
+message grows as its own message rate falls, so N workers at R in all are also compared with one worker at R/N,
+which leaves what the workers' coordination adds. Latency: autocannon at a fixed
 1,000 req/s, 16 connections, 4 s. Engine vs raw XState: 20,000 events over 1,000 conversations through \`bot.handle\`
 (memory store, in-process client) vs createActor(restore) → send → getPersistedSnapshot → JSON in a Map, both in one
 fresh process; one warm-up run of each, then 5 rounds of engine, raw and engine without its live-actor cache back to

@@ -43,6 +43,8 @@ const WARMUP = process.env['BENCH_SCALE_WARMUP'] === 'per-worker' ? 'per-worker'
 const PROFILE_DIR = process.env['BENCH_SCALE_PROFILE_DIR'];
 /** Which deployments (indices 0 one node, 1 cluster, 2 cluster + WAIT); default all. */
 const DEPLOYMENTS = (process.env['BENCH_SCALE_DEPLOYMENTS'] ?? '0,1,2').split(',').map(Number);
+/** BENCH_SCALE_MATCHED=0 leaves out the 1-worker runs at the per-worker rates (see CostRun.matched). */
+const MATCHED = process.env['BENCH_SCALE_MATCHED'] !== '0';
 
 /** The change of `get` from `before` to `after`, summed over the workers. */
 function sum(
@@ -71,6 +73,13 @@ export interface CostRun {
   readonly redisReadsPerMessage: number;
   /** Per round: this run's CPU per message ÷ the same round's 1-worker one. */
   readonly ratios: readonly number[];
+  /**
+   * With BENCH_SCALE_MATCHED (default on), for 2 and more workers: one worker alone at this
+   * run's per-worker rate (RATE / workers) in the same round, so that the ratio compares the
+   * same rate per process and leaves the coordination: per round, this run's CPU per message
+   * ÷ that worker's; and that worker's CPU per message (median of rounds).
+   */
+  readonly matched?: { readonly ratios: readonly number[]; readonly cpuMicrosPerMessage: number };
   /** Redis server CPU µs per message (summed over primaries). */
   readonly redisCpuMicrosPerMessage: number;
   readonly messages: number;
@@ -83,6 +92,13 @@ export interface CostRun {
   readonly involuntarySwitchesPerMessage: number;
   readonly readCallsPerMessage: number;
   readonly writeCallsPerMessage: number;
+  /**
+   * Of the CPU per message (gross, summed): the main thread's (JavaScript and V8's
+   * main-thread work; Linux, 10 ms ticks) and its pauses for garbage collection; the rest
+   * ran on V8's and libuv's helper threads (concurrent GC marking and sweeping, compilation).
+   */
+  readonly mainThreadCpuMicrosPerMessage: number;
+  readonly gcPauseMicrosPerMessage: number;
   readonly p50: number;
   readonly p99: number;
   readonly exactlyOnce: readonly ExactlyOnce[];
@@ -133,7 +149,8 @@ async function oneRun(
   label: string,
   stubUrl: string,
   redis: RedisClient,
-): Promise<Omit<CostRun, 'exactlyOnce' | 'ratios'> & { exactlyOnce: ExactlyOnce }> {
+  rate = RATE,
+): Promise<Omit<CostRun, 'exactlyOnce' | 'ratios' | 'matched'> & { exactlyOnce: ExactlyOnce }> {
   const targets: Target[] = [];
   for (let i = 0; i < workers; i++)
     targets.push(
@@ -217,7 +234,7 @@ async function oneRun(
                 path: '/callbacks',
                 connections: 4,
                 durationSec: DURATION_SEC,
-                overallRate: RATE / workers,
+                overallRate: rate / workers,
                 makeRequest: makeRequest(i),
                 onResponse: onResponse(i),
               }),
@@ -229,10 +246,10 @@ async function oneRun(
                 url: t.url,
                 path: '/callbacks',
                 connections: 4,
-                rate: RATE / workers,
-                count: Math.round((RATE * DURATION_SEC) / workers),
+                rate: rate / workers,
+                count: Math.round((rate * DURATION_SEC) / workers),
                 // The workers' arrivals interleave: the merged stream is evenly spaced too.
-                phaseMs: (i * 1000) / RATE,
+                phaseMs: (i * 1000) / rate,
                 makeRequest: makeRequest(i),
                 onResponse: onResponse(i),
               }),
@@ -254,7 +271,7 @@ async function oneRun(
     return {
       workers,
       messages: ackedCount,
-      offered: LOAD === 'burst' ? RATE * DURATION_SEC : issued.size,
+      offered: LOAD === 'burst' ? rate * DURATION_SEC : issued.size,
       cpuMicrosPerMessage: net(cpu, idleCpuPerMs),
       redisCommandsPerMessage: net(redis1.calls - redis0.calls, idleCallsPerMs),
       commandMix: [...redis1.byCommand]
@@ -275,6 +292,8 @@ async function oneRun(
       involuntarySwitchesPerMessage: perMessage((x) => x.involuntarySwitches),
       readCallsPerMessage: perMessage((x) => x.readCalls),
       writeCallsPerMessage: perMessage((x) => x.writeCalls),
+      mainThreadCpuMicrosPerMessage: perMessage((x) => x.mainThreadCpuMicros),
+      gcPauseMicrosPerMessage: perMessage((x) => x.gcMicros),
       p50: median(loads.map((l) => l.p50)),
       p99: Math.max(...loads.map((l) => l.p99)),
       exactlyOnce: check(await take(stubUrl), acked, issued),
@@ -313,7 +332,26 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
       }
       try {
         const byWorkers = new Map<number, Array<Awaited<ReturnType<typeof oneRun>>>>();
-        for (let r = 0; r < ROUNDS; r++)
+        // One worker alone at RATE / w, per round, for each w > 1 (MATCHED).
+        const alone = new Map<number, Array<Awaited<ReturnType<typeof oneRun>>>>();
+        for (let r = 0; r < ROUNDS; r++) {
+          if (MATCHED)
+            for (const w of WORKERS.filter((n) => n > 1)) {
+              const result = await oneRun(
+                1,
+                deployment.url,
+                deployment.env,
+                `${run}cost${d}m${w}r${r}:`,
+                `k${d}m${w}r${r}`,
+                stub.url,
+                redis,
+                RATE / w,
+              );
+              alone.set(w, [...(alone.get(w) ?? []), result]);
+              process.stderr.write(
+                `  ${deployment.name}, 1 worker at ${(RATE / w).toFixed(1)}/s (the ${w}-worker runs' rate per worker), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (main thread ${result.mainThreadCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; load ${result.loadAverage.toFixed(1)}\n`,
+              );
+            }
           for (const w of WORKERS) {
             const result = await oneRun(
               w,
@@ -327,9 +365,10 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
             byWorkers.set(w, [...(byWorkers.get(w) ?? []), result]);
             // Progress with figures: a run cut short still tells what it measured.
             process.stderr.write(
-              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
+              `  ${deployment.name}, ${w} worker(s), round ${r + 1}: ${result.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg (gross ${result.grossCpuMicrosPerMessage.toFixed(0)}: main thread ${result.mainThreadCpuMicrosPerMessage.toFixed(0)}, of it GC pauses ${result.gcPauseMicrosPerMessage.toFixed(0)}; helper threads ${(result.grossCpuMicrosPerMessage - result.mainThreadCpuMicrosPerMessage).toFixed(0)}), ${result.redisCommandsPerMessage.toFixed(1)} cmds/msg, ${result.redisReadsPerMessage.toFixed(2)} round trips/msg, ${result.messages} of ${result.offered} msgs; per msg: ${result.voluntarySwitchesPerMessage.toFixed(1)} voluntary + ${result.involuntarySwitchesPerMessage.toFixed(2)} involuntary switches, ${result.readCallsPerMessage.toFixed(1)} reads + ${result.writeCallsPerMessage.toFixed(1)} writes; idle ${result.idleCpuMicrosPerSec.toFixed(0)} µs/s; p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; load ${result.loadAverage.toFixed(1)}; cmds: ${result.commandMix}\n`,
             );
           }
+        }
         series.push({
           name: deployment.name,
           runs: WORKERS.map((w) => {
@@ -344,6 +383,8 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
               involuntarySwitchesPerMessage: med((x) => x.involuntarySwitchesPerMessage),
               readCallsPerMessage: med((x) => x.readCallsPerMessage),
               writeCallsPerMessage: med((x) => x.writeCallsPerMessage),
+              mainThreadCpuMicrosPerMessage: med((x) => x.mainThreadCpuMicrosPerMessage),
+              gcPauseMicrosPerMessage: med((x) => x.gcPauseMicrosPerMessage),
               cpuMicrosPerMessage: med((x) => x.cpuMicrosPerMessage),
               grossCpuMicrosPerMessage: med((x) => x.grossCpuMicrosPerMessage),
               redisCommandsPerMessage: med((x) => x.redisCommandsPerMessage),
@@ -353,6 +394,21 @@ export async function scaleCost(run: string): Promise<CostSeries[]> {
                 const one = byWorkers.get(1)?.[r];
                 return one === undefined ? 0 : x.cpuMicrosPerMessage / one.cpuMicrosPerMessage;
               }),
+              ...(alone.has(w)
+                ? {
+                    matched: {
+                      ratios: rs.map((x, r) => {
+                        const one = alone.get(w)?.[r];
+                        return one === undefined
+                          ? 0
+                          : x.cpuMicrosPerMessage / one.cpuMicrosPerMessage;
+                      }),
+                      cpuMicrosPerMessage: median(
+                        (alone.get(w) ?? []).map((x) => x.cpuMicrosPerMessage),
+                      ),
+                    },
+                  }
+                : {}),
               redisReadsPerMessage: med((x) => x.redisReadsPerMessage),
               redisCpuMicrosPerMessage: med((x) => x.redisCpuMicrosPerMessage),
               p50: med((x) => x.p50),

@@ -10,6 +10,11 @@ const Stats = z.object({
   rss: z.number(),
   /** CPU time (user + system) the target used so far. */
   cpuMicros: z.number(),
+  /** Main-thread pauses for garbage collection so far (µs), and how many. */
+  gcMicros: z.number().optional(),
+  gcCount: z.number().optional(),
+  /** Linux only: the main thread's CPU time alone (µs, 10 ms resolution). */
+  mainThreadCpuMicros: z.number().optional(),
   /** Linux only: times the scheduler preempted the target, and times it waited. */
   involuntarySwitches: z.number().optional(),
   voluntarySwitches: z.number().optional(),

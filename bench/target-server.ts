@@ -3,7 +3,7 @@
  * event loop: `tsx bench/target-server.ts echo|bot-memory|bot-redis|bot-sqlite
  * [redis prefix | sqlite file]`.
  * Prints `{"url": ...}` on stdout once listening. `GET /__stats` answers
- * `{ events, sends, rss, cpuMicros }` (machine events fed, sends accepted by the stub API,
+ * `{ events, sends, rss, cpuMicros, gcMicros, gcCount }` (machine events fed, sends accepted by the stub API,
  * which runs in its own process like the real, remote API; `?sends=0`: 0 without asking
  * the stub), on Linux also its context switches and read/write calls. `STUB_URL` names a stub already running (one stub for
  * every target of a run); without it the target starts its own.
@@ -12,6 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { MessagingClient } from '../src/api/client.js';
@@ -99,6 +100,28 @@ if (mode === 'echo') {
   await bot.start();
   app.use('/callbacks', bot.callbackRouter());
 }
+/** Main-thread pauses for garbage collection so far (µs), from V8's `gc` entries. */
+let gcMicros = 0;
+let gcCount = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcMicros += entry.duration * 1000;
+    gcCount++;
+  }
+}).observe({ entryTypes: ['gc'] });
+
+/** Linux only: this process's main thread's user + system time (µs; 10 ms ticks). */
+function mainThreadCpuMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime in clock ticks (USER_HZ = 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Linux only (`{}` elsewhere): how often the scheduler took the CPU away from this process
  * while it could run (`nonvoluntary_ctxt_switches`), how often it gave it up to wait, and
@@ -131,6 +154,9 @@ app.get('/__stats', async (req, res) => {
     sends: req.query['sends'] === '0' ? 0 : await sends(),
     rss: process.memoryUsage().rss,
     cpuMicros: cpu.user + cpu.system,
+    gcMicros,
+    gcCount,
+    ...(mainThreadCpuMicros() === undefined ? {} : { mainThreadCpuMicros: mainThreadCpuMicros() }),
     ...schedulerCounters(),
   });
 });

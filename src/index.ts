@@ -118,7 +118,15 @@ export {
 } from './api/index.js';
 export type { MessagingClientOptions, Page, SendResult, Limiter, BudgetRule } from './api/index.js';
 export { RedisLimiter } from './api/redis-limiter.js';
-export type { Store, StoreRetention, ConversationPage, ListedConversation } from './store/store.js';
+export type {
+  Store,
+  StoreRetention,
+  ConversationPage,
+  ListedConversation,
+  AlongWrites,
+  ValueWrite,
+  TimerWrite,
+} from './store/store.js';
 export { SqliteStateReader, StateFileReadError } from './store/sqlite-reader.js';
 export {
   readConversationView,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Vars } from '../flows/contract.js';
-import type { Store } from '../store/store.js';
+import type { Store, ValueWrite } from '../store/store.js';
 import { VarsSchema } from './schemas.js';
 
 /**
@@ -60,10 +60,24 @@ export async function rememberConversation(
   conversationId: string,
   ttlMs: number = CONTACT_MEMORY_TTL_MS,
 ): Promise<void> {
+  const write = await conversationListWrite(store, phone, conversationId, ttlMs);
+  if (write !== undefined) await store.setValue(write.key, write.value, write.ttlMs);
+}
+
+/**
+ * The write that {@link rememberConversation} makes (undefined: the list already ends with
+ * `conversationId`), for the engine to make with the conversation's first document write.
+ */
+export async function conversationListWrite(
+  store: Store,
+  phone: string,
+  conversationId: string,
+  ttlMs: number = CONTACT_MEMORY_TTL_MS,
+): Promise<ValueWrite | undefined> {
   const ids = await contactConversations(store, phone);
-  if (ids.at(-1) === conversationId) return;
+  if (ids.at(-1) === conversationId) return undefined;
   const next = [...ids.filter((id) => id !== conversationId), conversationId].slice(-50);
-  await store.setValue(conversationsKey(phone), next, ttlMs);
+  return { key: conversationsKey(phone), value: next, ttlMs };
 }
 
 /** The conversation a contact was last seen in, if the engine recorded one. */

@@ -78,9 +78,11 @@ export const ConversationDocSchema = z.object({
   /** The understanding of the latest understood inbound message (see docs/understanding.md). */
   understood: UnderstoodRecordSchema.exactOptional(),
   /**
-   * What happened to the conversation, oldest first, bounded (src/journal/journal.ts).
-   * Entries are checked one by one when an operator reads them (conversation-view.ts):
-   * the engine only appends, so a damaged entry never makes the document unreadable.
+   * What happened to the conversation, oldest first, bounded (src/journal/journal.ts);
+   * stored compact (src/journal/stored-journal.ts). Entries are checked one by one when
+   * an operator reads them (conversation-view.ts): the engine only appends, so a damaged
+   * entry never makes the document unreadable (a stored one that does not decode is left
+   * out with a warning).
    */
   journal: z.array(z.custom<JournalEntry>(isEntryLike)).exactOptional(),
 });

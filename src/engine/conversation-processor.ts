@@ -4,7 +4,7 @@ import { ActorCache } from './actor-cache.js';
 import { InboxPayloadSchema, type ConversationDoc, type InboxPayload } from './conversation-doc.js';
 import { ConversationRun, type Loaded } from './conversation-run.js';
 import type { EngineDeps } from './engine-deps.js';
-import { epochFloorKey, rememberConversation } from './contact-memory.js';
+import { conversationListWrite, epochFloorKey } from './contact-memory.js';
 import { parseStoredDoc } from './stored-doc.js';
 
 export { ConversationConflictError } from './conversation-run.js';
@@ -72,6 +72,11 @@ export class ConversationProcessor {
         `conversation ${conversationId}: stored document is invalid: ${parsed.error}`,
       );
     }
+    // A damaged journal entry only describes the state: the conversation goes on without it.
+    for (const error of parsed.journalErrors ?? [])
+      this.#deps.logger.warn(`conversation ${conversationId}: ${error}; dropped from the journal`, {
+        conversationId,
+      });
     return { doc: parsed.doc, version: stored.version };
   }
 
@@ -104,12 +109,14 @@ export class ConversationProcessor {
       });
       return;
     }
-    // Remember every conversation of a contact, the latest last: bot.notify / bot.start
-    // find it there, and forgetContact erases them all.
-    if (loaded.version === 0 && (payload.kind === 'inbound' || payload.kind === 'event'))
-      await rememberConversation(this.#deps.store, payload.contact.phone, conversationId);
     this.#deps.tracing?.annotateTurn(loaded.doc, 'before');
     const run = new ConversationRun(this.#deps, this.#actors, conversationId, loaded, fence);
+    // Remember every conversation of a contact, the latest last: bot.notify / bot.start
+    // find it there, and forgetContact erases them all. Written with the new document.
+    if (loaded.version === 0 && (payload.kind === 'inbound' || payload.kind === 'event')) {
+      const phone = payload.contact.phone;
+      run.writeAlong(await conversationListWrite(this.#deps.store, phone, conversationId));
+    }
     try {
       // A crash may have left effects of the previous event unexecuted.
       await run.runPending();
@@ -127,6 +134,11 @@ export class ConversationProcessor {
       // Every path of apply ends with a save after its sends; this only makes sure.
       await run.settleRecords();
       run.keepActor();
+    } catch (error) {
+      // Sends accepted before the failure still get their records (a retry then finds
+      // them done instead of reconciling them from history); the failure is the one told.
+      await run.settleRecords().catch(() => undefined);
+      throw error;
     } finally {
       run.dispose();
     }

@@ -9,6 +9,7 @@ import { loadContactMemory } from './contact-memory.js';
 import { stepFlow, type StepResult } from './flow-runner.js';
 import { followStatus, followUnknownSend } from './send-followup.js';
 import { toStoredDoc } from './stored-doc.js';
+import type { CasResult, ValueWrite } from '../store/store.js';
 import { understandInbound, type Understood } from './understand-inbound.js';
 import { DEFAULT_JOURNAL } from '../journal/journal.js';
 import { JournalWriter, type StepBefore } from '../journal/journal-writer.js';
@@ -78,6 +79,8 @@ export class ConversationRun {
   #itemId: string | undefined;
   /** Seqs of the effects this run's own steps produced (no send record can exist yet). */
   readonly #fresh = new Set<number>();
+  /** Values to write with the next document write (see {@link writeAlong}). */
+  #values: ValueWrite[] = [];
 
   constructor(
     deps: EngineDeps,
@@ -229,9 +232,22 @@ export class ConversationRun {
     await this.#feed({ type: 'conversation.start', vars: event.vars });
   }
 
-  /** Waits for the send records written behind the sends of this run (see `SendJob.trail`). */
-  settleRecords(): Promise<void> {
-    return this.#effects.settleRecords();
+  /** A value to write with this run's next document write (nothing when undefined). */
+  writeAlong(value: ValueWrite | undefined): void {
+    if (value !== undefined) this.#values.push(value);
+  }
+
+  /**
+   * Makes the writes that no document write took: the `accepted` records of this run's
+   * sends (see `SendJob.defer`), its timer changes and the values of {@link writeAlong}.
+   */
+  async settleRecords(): Promise<void> {
+    const values = this.#values;
+    await Promise.all([
+      this.#effects.settleRecords(),
+      ...values.map((v) => this.#deps.store.setValue(v.key, v.value, v.ttlMs)),
+    ]);
+    this.#values = this.#values.slice(values.length);
   }
 
   /** Hands the live actor to the cache: the stored document is the one it produced. */
@@ -617,8 +633,6 @@ export class ConversationRun {
   }
 
   async #save(): Promise<void> {
-    // The records of the sends before this save are written (a failure stops it here).
-    await this.#effects.settleRecords();
     const { doc, version } = this.#loaded;
     const flow = this.#flow();
     // The stored outbox of a machine that resets it at every event is left empty: what is
@@ -627,8 +641,36 @@ export class ConversationRun {
     this.#journal.bound();
     this.#journal.takeDirty();
     const stored = toStoredDoc(doc, dropOutbox);
-    const result = await this.#deps.store.putConversation(this.#id, stored, version, this.#fence);
+    const result = await this.#put(stored, version);
     if (result.status !== 'ok') throw new ConversationConflictError(this.#id, result.status);
     this.#loaded.version = result.version;
+  }
+
+  /**
+   * Writes the document with the `accepted` records of the sends before it, the timer
+   * changes of the effects before it and the values of {@link writeAlong}, in one store
+   * call when the store can (never the document before them: a document that says a send
+   * ran has its record, so a retry never has to reconcile it; one that says a timer effect
+   * ran has its timer).
+   */
+  async #put(stored: unknown, version: number): Promise<CasResult> {
+    const store = this.#deps.store;
+    const { sends, timers } = this.#effects.unwritten;
+    const values = this.#values;
+    if (sends.length === 0 && timers.length === 0 && values.length === 0)
+      return store.putConversation(this.#id, stored, version, this.#fence);
+    if (store.putConversationWith === undefined) {
+      await this.settleRecords();
+      return store.putConversation(this.#id, stored, version, this.#fence);
+    }
+    const result = await store.putConversationWith(this.#id, stored, version, this.#fence, {
+      sends,
+      values,
+      timers,
+    });
+    // Kept until written: a failed write leaves them to `settleRecords` (see process()).
+    this.#effects.written(sends.length, timers.length);
+    this.#values = this.#values.slice(values.length);
+    return result;
   }
 }

@@ -18,8 +18,9 @@ import { ConversationProcessor } from './conversation-processor.js';
 import { createDrain } from './drain.js';
 import type { EngineDeps } from './engine-deps.js';
 import { HistoryLine } from './history-line.js';
-import { InboxSweep } from './inbox-sweep.js';
+import { INBOX_CLAIM_MS, InboxSweep } from './inbox-sweep.js';
 import { ConversationScheduler } from './scheduler.js';
+import { SWEEP_LOOK_MS, SweepPace, notingTimers } from './sweep-pace.js';
 import { runDueTimers } from './timer-runner.js';
 import { TurnGate } from './turn-gate.js';
 import { workerId } from './worker-id.js';
@@ -104,9 +105,13 @@ export function createBot(options: BotOptions): Bot {
     if (event.kind === 'status')
       deliveryNotes.note(event.conversationId, event.messageId, event.status, event.failureCode);
   };
+  const tickMs = options.tickMs ?? 1000;
+  // The periodic sweep asks the store at most once a second, and on the tick at which a
+  // timer this bot scheduled is due (sweep-pace.ts).
+  const pace = new SweepPace(Math.max(tickMs, SWEEP_LOOK_MS), () => performance.now());
   const deps: EngineDeps = {
     client,
-    store,
+    store: notingTimers(store, pace),
     clock,
     logger,
     flows,
@@ -146,8 +151,10 @@ export function createBot(options: BotOptions): Bot {
       }
     },
     async enqueue(conversationId: string, item: InboxItem, source: IngestSource = 'engine') {
+      // Running, this bot drains what it enqueues: other workers' sweeps leave it alone.
+      const claimMs = running ? INBOX_CLAIM_MS : undefined;
       const fresh = await tracing.enqueue(conversationId, item, source, (traced) =>
-        store.enqueue(conversationId, traced, deps.dedupTtlMs),
+        store.enqueue(conversationId, traced, deps.dedupTtlMs, claimMs),
       );
       if (fresh && running) scheduler.schedule(conversationId);
       return fresh;
@@ -156,7 +163,11 @@ export function createBot(options: BotOptions): Bot {
   };
   const processor = new ConversationProcessor(deps, options.actorCacheSize);
   const gate = new TurnGate(ITEMS_PER_TURN, TURN_SLICE_MS, BURST_PRESSURE_MS);
-  const drain = createDrain(deps, processor, options.workerId ?? workerId(), gate);
+  /** Conversations whose drain stopped because the store did not answer: retried by the sweep. */
+  const stalled = new Set<string>();
+  const drain = createDrain(deps, processor, options.workerId ?? workerId(), gate, (id) =>
+    stalled.add(id),
+  );
   if (options.firstRead !== undefined)
     void Promise.resolve(options.firstRead).then((read) => deps.history.offer(read));
   const scheduler = new ConversationScheduler(
@@ -173,7 +184,12 @@ export function createBot(options: BotOptions): Bot {
             throw error;
           }
         }
-        await drain(conversationId);
+        try {
+          await drain(conversationId);
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) stalled.add(conversationId);
+          throw error;
+        }
       }),
     options.concurrency ?? DEFAULT_CONCURRENCY,
     logger,
@@ -225,11 +241,33 @@ export function createBot(options: BotOptions): Bot {
   let loop: NodeJS.Timeout | undefined;
 
   const inboxSweep = new InboxSweep();
-  /** Due timers, then inboxes left waiting (every one when `all`: at start-up). */
+  /**
+   * Due timers, then inboxes left waiting: every one when `all` (start-up: also those
+   * claimed by a previous run of this worker), else those nobody claims.
+   */
   const sweep = async (all: boolean): Promise<void> => {
-    await runDueTimers(deps);
-    const waiting = await store.conversationsWithInbox(1000);
-    for (const id of inboxSweep.pick(waiting, all)) scheduler.wake(id);
+    if (!all && !pace.shouldLook(clock.now())) return;
+    // Both reads at once: on a remote store they share one round trip (one wake-up of
+    // this process instead of two).
+    const [timers, listing] = await Promise.allSettled([
+      store.nextTimerDue(),
+      all || store.unclaimedInboxes === undefined
+        ? store.conversationsWithInbox(1000)
+        : store.unclaimedInboxes(1000),
+    ]);
+    if (timers.status === 'rejected') throw timers.reason;
+    pace.looked(timers.value);
+    if (timers.value !== undefined && timers.value <= clock.now()) {
+      // What the timers enqueue is scheduled by their enqueue: the listing need not wait.
+      await runDueTimers(deps);
+      pace.fired();
+    }
+    if (listing.status === 'rejected') throw listing.reason;
+    // The store answers again: what this worker left for that reason is its own to retry
+    // (claimed, other workers' sweeps leave it alone until the claim passes).
+    for (const id of stalled) scheduler.wake(id);
+    stalled.clear();
+    for (const id of inboxSweep.pick(listing.value, all)) scheduler.wake(id);
   };
   const tick = (): void => {
     void scheduler.track(sweep(false)).catch((error: unknown) => {
@@ -248,7 +286,6 @@ export function createBot(options: BotOptions): Bot {
     await scheduler.track(sweep(true)).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) throw error;
     });
-    const tickMs = options.tickMs ?? 1000;
     if (tickMs > 0 && loop === undefined) loop = setInterval(tick, tickMs).unref();
     if (options.polling !== undefined) poller.start();
     logger.info('bot started', { flows: [...flows.keys()], entry: entry.id });

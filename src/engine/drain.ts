@@ -24,7 +24,9 @@ export const HEARTBEAT_MS = LEASE_MS / 3;
  * wait (one call where the store has `releaseConversation`), and go again when some do (an
  * item enqueued while releasing is not lost); with it, an item enqueued after the release
  * finds the lease free and its own wake-up drains it. Another process holding the lease
- * means "not now": the sweeper comes back.
+ * means "not now": the sweeper comes back. An item left because the store did not answer
+ * is reported to `onStalled` (the inbox stays claimed by this worker, so other workers'
+ * sweeps leave it alone for a while: this worker's own sweep retries it).
  * The lease is renewed by a heartbeat and, in clock time, before an item when a third of
  * it has passed; losing it (another token) stops the drain (writes are fenced anyway).
  */
@@ -33,6 +35,7 @@ export function createDrain(
   processor: ConversationProcessor,
   owner: string,
   gate?: TurnGate,
+  onStalled?: (conversationId: string) => void,
 ): Drain {
   const leaseName = (id: string): string => `conv:${id}`;
   const acquire = (conversationId: string): Promise<Lease | undefined> =>
@@ -109,6 +112,7 @@ export function createDrain(
             conversationId,
             itemId: item.id,
           });
+          onStalled?.(conversationId);
           return 'stopped';
         }
         // An unexpected failure: report it and drop the item so it cannot block the

@@ -6,6 +6,7 @@ import { runHandler } from './run-handler.js';
 import { sendMessage, sendRecordId, type SendOutcome } from './send-adapter.js';
 import type { z } from 'zod';
 import type { EffectSchema, SendEffectSchema } from './schemas.js';
+import type { SendRecord, TimerWrite } from '../store/store.js';
 import { DEFAULT_JOURNAL } from '../journal/journal.js';
 import { contentText, JournalWriter } from '../journal/journal-writer.js';
 import { cutText, previewText } from '../journal/journal.js';
@@ -32,8 +33,10 @@ export class EffectExecutor {
   readonly #conversationId: string;
   readonly #doc: ConversationDoc;
   readonly #journal: JournalWriter;
-  /** Writes of `accepted` send records not waited for yet (see `SendJob.trail`). */
-  #trailing: Promise<void>[] = [];
+  /** `accepted` send records not written yet (see `SendJob.defer`). */
+  #accepted: SendRecord[] = [];
+  /** Timer changes not written yet, in order: they go with the next document write. */
+  #timers: TimerWrite[] = [];
 
   constructor(
     deps: EngineDeps,
@@ -62,14 +65,36 @@ export class EffectExecutor {
   }
 
   /**
-   * Waits for the send records written behind the sends (see `SendJob.trail`); rejects
-   * with the first failure. Call before saving the document.
+   * The writes of the effects so far that wait for the next document write: the `accepted`
+   * records of the sends (see `SendJob.defer`) and the timer changes, in order. The caller
+   * writes them with the document, or before it, and then calls {@link written}.
    */
+  get unwritten(): {
+    readonly sends: readonly SendRecord[];
+    readonly timers: readonly TimerWrite[];
+  } {
+    return { sends: this.#accepted, timers: this.#timers };
+  }
+
+  /** The first `sends` records and `timers` timer changes of {@link unwritten} are written. */
+  written(sends: number, timers: number): void {
+    this.#accepted = this.#accepted.slice(sends);
+    this.#timers = this.#timers.slice(timers);
+  }
+
+  /** Makes the writes of {@link unwritten}, each a write of its own. */
   async settleRecords(): Promise<void> {
-    if (this.#trailing.length === 0) return;
-    const writes = this.#trailing;
-    this.#trailing = [];
-    await Promise.all(writes);
+    const { sends, timers } = this.unwritten;
+    if (sends.length === 0 && timers.length === 0) return;
+    const store = this.#deps.store;
+    await Promise.all([
+      ...sends.map((record) => store.putSend(record)),
+      (async () => {
+        for (const t of timers)
+          await (t.kind === 'cancel' ? store.cancelTimer(t.id) : store.scheduleTimer(t.timer));
+      })(),
+    ]);
+    this.written(sends.length, timers.length);
   }
 
   /** Sends held by the `wait` window rule, now that the contact wrote again. */
@@ -122,17 +147,16 @@ export class EffectExecutor {
       }
       case 'timer.start': {
         const dueAt = effect.at ?? this.#deps.clock.now() + effect.delayMs;
-        await this.#deps.store.scheduleTimer({
-          id: `${id}:${effect.name}`,
-          conversationId: id,
-          name: effect.name,
-          dueAt,
+        // Written with the document write that follows this effect (see runPending).
+        this.#timers.push({
+          kind: 'schedule',
+          timer: { id: `${id}:${effect.name}`, conversationId: id, name: effect.name, dueAt },
         });
         this.#journal.note({ kind: 'timer', action: 'set', name: effect.name, dueAt });
         return 'scheduled';
       }
       case 'timer.cancel':
-        await this.#deps.store.cancelTimer(`${id}:${effect.name}`);
+        this.#timers.push({ kind: 'cancel', id: `${id}:${effect.name}` });
         this.#journal.note({ kind: 'timer', action: 'cancelled', name: effect.name });
         return 'cancelled';
       case 'handoff.request':
@@ -298,11 +322,7 @@ export class EffectExecutor {
       to: this.#doc.contact.phone,
       content,
       fresh,
-      trail: (write) => {
-        // Handled here so a failure is not unhandled before settleRecords sees it.
-        write.catch(() => undefined);
-        this.#trailing.push(write);
-      },
+      defer: (record) => this.#accepted.push(record),
     });
   }
 

@@ -41,12 +41,13 @@ export interface SendJob {
    */
   readonly fresh?: boolean;
   /**
-   * Takes the write of the `accepted` record instead of waiting for it, so that it shares
-   * a round trip with the next send's `pending` record. The caller must wait for every
-   * write it took before it saves the document: until then a record may still say
-   * `pending`, which a retry treats as an unknown outcome (reconciled, never replayed).
+   * Takes the `accepted` record instead of writing it, so that it goes with the document
+   * write that ends the turn (`Store.putConversationWith`: no write of its own). The
+   * caller must write every record it took, with or before the document that says the
+   * send ran: until then the record says `pending`, which a retry after a crash treats as
+   * an unknown outcome (reconciled from history, never replayed).
    */
-  readonly trail?: (write: Promise<void>) => void;
+  readonly defer?: (record: SendRecord) => void;
 }
 
 /**
@@ -145,9 +146,8 @@ export async function sendMessage(deps: EngineDeps, job: SendJob): Promise<SendO
         startedAt,
         messageId: result.messageId,
       };
-      const recorded = deps.store.putSend(accepted);
-      if (job.trail === undefined) await recorded;
-      else job.trail(recorded);
+      if (job.defer === undefined) await deps.store.putSend(accepted);
+      else job.defer(accepted);
       return { status: 'accepted', messageId: result.messageId };
     }
     if (result.status === 'unknown') {

@@ -13,24 +13,32 @@
  * 5 = format 4 with the `understood` record of the latest understood message (written only
  * while one is recorded, so that an older worker refuses the document instead of dropping
  * the record and calling a model again for the same message); a format-5 snapshot that
- * could not be stored compact says so with `whole: true`. A document of a newer format than
- * {@link STORED_DOC_VERSION} is refused with an error saying so. The `journal`
- * (src/journal/) is an optional field of every format: a document written before it reads
- * with an empty journal, and the next write adds one.
+ * could not be stored compact says so with `whole: true`; 6 = format 5 with the `journal`
+ * stored compact (src/journal/stored-journal.ts: an array per entry instead of an object;
+ * written whenever the document has a journal, so that an older worker refuses the
+ * document instead of misreading the entries), its snapshot compact unless `whole: true`.
+ * A document of a newer format than {@link STORED_DOC_VERSION} is refused with an error
+ * saying so. The `journal` (src/journal/) is an optional field of every format: a document
+ * written before it reads with an empty journal, formats 1–5 hold it as entry objects and
+ * read exactly as they did, and the next write stores it compact (format 6).
  */
 import { z } from 'zod';
+import { decodeJournal, encodeJournal } from '../journal/stored-journal.js';
 import { compactSnapshot, expandSnapshot } from './compact-snapshot.js';
 import { ConversationDocSchema, type ConversationDoc } from './conversation-doc.js';
 import { ContactInfoSchema, EffectSchema, SendEffectSchema, VarsSchema } from './schemas.js';
 
 /** The stored format this code writes. */
-export const STORED_DOC_VERSION = 5;
+export const STORED_DOC_VERSION = 6;
 
 /** The first format whose snapshot is compact and whose `state` may be left out. */
 const COMPACT_FORMAT = 4;
 
 /** The format that records an understanding (`understood`). */
 const UNDERSTOOD_FORMAT = 5;
+
+/** The format whose journal is stored compact (an array per entry). */
+const JOURNAL_FORMAT = 6;
 
 const StoredDocSchema = ConversationDocSchema.extend({
   v: z.number().int().min(1).max(STORED_DOC_VERSION).exactOptional(),
@@ -52,7 +60,16 @@ const SnapshotContextSchema = z.looseObject({
 
 /** Result of {@link parseStoredDoc}. */
 export type StoredDocResult =
-  | { readonly status: 'valid'; readonly doc: ConversationDoc }
+  | {
+      readonly status: 'valid';
+      readonly doc: ConversationDoc;
+      /**
+       * Stored journal entries that did not decode, each naming its index and why; they
+       * are left out of `doc.journal` (the rest of the document is good: the journal only
+       * describes it). Absent when every entry read.
+       */
+      readonly journalErrors?: readonly string[];
+    }
   | { readonly status: 'invalid'; readonly error: string };
 
 /** Reads a stored document back (validated); the error names what is wrong. */
@@ -64,11 +81,28 @@ export function parseStoredDoc(value: unknown): StoredDocResult {
       error: `document format ${format} was written by a newer switchboard (this one reads up to ${STORED_DOC_VERSION}); upgrade every worker`,
     };
   }
+  if (!isObject(value)) return readDoc(value);
   const compact =
-    (format === COMPACT_FORMAT || format === UNDERSTOOD_FORMAT) &&
-    isObject(value) &&
+    (format === COMPACT_FORMAT || format === UNDERSTOOD_FORMAT || format === JOURNAL_FORMAT) &&
     value['whole'] !== true;
-  const whole = compact ? expandDoc(value) : value;
+  const journal = value['journal'];
+  if (format !== JOURNAL_FORMAT || !Array.isArray(journal))
+    return readDoc(compact ? expandDoc(value) : value);
+  const decoded = decodeJournal(journal, {
+    flowId: typeof value['flowId'] === 'string' ? value['flowId'] : '',
+    epoch: typeof value['epoch'] === 'number' ? value['epoch'] : 0,
+  });
+  // A plain copy (the expanded one is) then an assignment: a spread literal with new keys is slow.
+  const whole = compact ? expandDoc(value) : { ...value };
+  whole['journal'] = decoded.entries;
+  const result = readDoc(whole);
+  return result.status === 'valid' && decoded.errors.length > 0
+    ? { ...result, journalErrors: decoded.errors }
+    : result;
+}
+
+/** A stored document made whole (snapshot expanded, journal entries as objects), read. */
+function readDoc(whole: unknown): StoredDocResult {
   const fast = readCommon(whole);
   if (fast !== undefined) return { status: 'valid', doc: fast };
   const parsed = StoredDocSchema.safeParse(whole);
@@ -115,15 +149,18 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   const context = objectAt(doc.snapshot, 'context');
   const stack = doc.stack ?? [];
   const compact = compactSnapshot(doc.snapshot, dropOutbox);
+  const journal = doc.journal !== undefined && doc.journal.length > 0 ? doc.journal : undefined;
   const stored: Record<string, unknown> = {
     v:
-      doc.understood !== undefined
-        ? UNDERSTOOD_FORMAT
-        : compact !== undefined
-          ? COMPACT_FORMAT
-          : stack.length > 0
-            ? 3
-            : 2,
+      journal !== undefined
+        ? JOURNAL_FORMAT
+        : doc.understood !== undefined
+          ? UNDERSTOOD_FORMAT
+          : compact !== undefined
+            ? COMPACT_FORMAT
+            : stack.length > 0
+              ? 3
+              : 2,
     flowId: doc.flowId,
     flowVersion: doc.flowVersion,
     epoch: doc.epoch,
@@ -145,11 +182,16 @@ export function toStoredDoc(doc: ConversationDoc, dropOutbox: boolean): Record<s
   if (doc.heldSends.length > 0) stored['heldSends'] = doc.heldSends;
   if (doc.applied.length > 0) stored['applied'] = doc.applied;
   if (stack.length > 0) stored['stack'] = stack;
-  if (doc.understood !== undefined) {
-    stored['understood'] = doc.understood;
-    if (compact === undefined) stored['whole'] = true;
-  }
-  if (doc.journal !== undefined && doc.journal.length > 0) stored['journal'] = doc.journal;
+  if (doc.understood !== undefined) stored['understood'] = doc.understood;
+  // Formats 5 and 6 say when their snapshot could not be stored compact (2 and 3 never
+  // are; a null snapshot reads the same either way).
+  if (
+    compact === undefined &&
+    doc.snapshot !== null &&
+    (doc.understood !== undefined || journal !== undefined)
+  )
+    stored['whole'] = true;
+  if (journal !== undefined) stored['journal'] = encodeJournal(journal, doc);
   return stored;
 }
 

@@ -182,7 +182,11 @@ export interface BotOptions {
    */
   readonly workerId?: string;
   readonly polling?: PollingOptions;
-  /** Interval of the timer loop and inbox sweeper in ms (default 1000; 0 disables the loops). */
+  /**
+   * Interval of the timer loop and inbox sweeper in ms (default 1000; 0 disables the loops).
+   * Timers this bot scheduled fire on the tick they are due; the store is read for the rest
+   * (other workers' timers, inboxes nobody claims) at most once a second.
+   */
   readonly tickMs?: number;
   /** Attempts to reconcile an unknown send by reading history (default 3). */
   readonly reconcileAttempts?: number;

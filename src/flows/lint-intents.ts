@@ -2,6 +2,7 @@ import { LIMITS } from '../core/limits.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { FlowDefinition } from './flow-schema.js';
 import type { SlotDef } from './intent-schema.js';
+import { sharedSlotDiagnostics } from './lint-shared-slots.js';
 import { normalizeText } from './text-match.js';
 import { askSlotSpec, slotSpec } from './understand-runtime.js';
 
@@ -13,9 +14,10 @@ const BODY_MAX = LIMITS.interactiveBody;
 /**
  * Lints the understanding part of a flow (docs/understanding.md): intents a state names
  * but the flow does not declare, the same example under two intents, a locale of the flow
- * without examples, intent slots that disagree with the ask capturing the same variable,
- * and the "did you mean" menu's texts against the button limits. Unknown `goto` targets
- * are reported with the other edges (lint-structure).
+ * without examples, intent slots that disagree with the ask capturing the same variable or
+ * with the same slot of another intent (lint-shared-slots), and the "did you mean" menu's
+ * texts against the button limits. Unknown `goto` targets are reported with the other
+ * edges (lint-structure).
  */
 export function intentDiagnostics(flow: FlowDefinition): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -68,6 +70,7 @@ export function intentDiagnostics(flow: FlowDefinition): Diagnostic[] {
     for (const [name, slot] of Object.entries(intent.slots ?? {}))
       slotAgainstAsk(flow, `intents.${id}.slots.${name}`, name, slot, error);
   }
+  out.push(...sharedSlotDiagnostics(flow));
   const body = flow.understand?.clarify?.body;
   if (body !== undefined) {
     for (const [locale, text] of variants(flow, body))

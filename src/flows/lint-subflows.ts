@@ -1,10 +1,12 @@
 import type { Diagnostic } from './diagnostic.js';
 import type { FlowDefinition } from './flow-schema.js';
+import { subflowSlotDiagnostics } from './lint-shared-slots.js';
 
 /**
  * Sub-flow rules, given the bot's other flows: `subflow.use` names a known flow, its
  * `input` gives exactly the inputs the sub-flow declares, its `output` takes declared
- * outputs, and no flow runs itself through a chain of sub-flows (a cycle).
+ * outputs, no flow runs itself through a chain of sub-flows (a cycle), and the flow's global
+ * intents, which act inside the sub-flow, define their slots as the sub-flow does.
  */
 export function subflowDiagnostics(
   flow: FlowDefinition,
@@ -51,6 +53,7 @@ export function subflowDiagnostics(
           'subflow-output',
           `flow "${sub.use}" has no output "${output}" (its outputs: ${outputs.join(', ') || 'none'})`,
         );
+    out.push(...subflowSlotDiagnostics(flow, `${p}.use`, target));
     const cycle = findCycle(sub.use, flow.id, all);
     if (cycle !== undefined)
       err(

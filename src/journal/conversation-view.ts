@@ -119,7 +119,7 @@ export async function readConversationView(
       callers: (doc.stack ?? []).map((f) => f.flowId),
       timers,
       journal,
-      unreadableEntries: unreadable,
+      unreadableEntries: unreadable + (parsed.journalErrors?.length ?? 0),
       summary: summarizeConversation(
         conversationId,
         { ...doc, journal: entries },

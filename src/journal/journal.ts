@@ -4,7 +4,8 @@
  * `putConversation` as the state it describes, so after a crash it never disagrees with
  * that state. It keeps at most {@link JournalOptions.maxEntries} entries, none older than
  * {@link JournalOptions.retentionMs}, and at most {@link JournalOptions.maxBytes} of JSON:
- * the oldest entries go first.
+ * the oldest entries go first. The document stores the entries compact (stored-journal.ts):
+ * the bound holds for their object form, which is larger.
  */
 import type { JournalEntry } from './journal-entry.js';
 import { PREVIEW_CHARS } from './journal-entry.js';
@@ -20,7 +21,10 @@ export interface JournalOptions {
   readonly texts: boolean;
   /** Most entries kept per conversation (default 50). */
   readonly maxEntries: number;
-  /** Most JSON bytes the journal takes in a conversation document (default 8 KB). */
+  /**
+   * Most bytes of the entries' JSON as objects (as `inspect --json` shows them; default
+   * 8 KB). The document stores them compact (stored-journal.ts), in fewer bytes.
+   */
   readonly maxBytes: number;
   /** Entries older than this are dropped at the next write (default 30 days). */
   readonly retentionMs: number;

@@ -4,6 +4,7 @@ import type { Store } from './store.js';
 /** Store operations that change what is stored (the rest only read). */
 export const WRITE_OPERATIONS: ReadonlySet<string> = new Set([
   'putConversation',
+  'putConversationWith',
   'deleteConversation',
   'enqueue',
   'ackInbox',

@@ -139,11 +139,13 @@ export const STORE_METHODS = [
 /** Methods a store may leave out; the guarded store has them only when the inner one does. */
 export const OPTIONAL_METHODS = [
   'getConversationIfChanged',
+  'putConversationWith',
   'acquireConversation',
   'releaseConversation',
   'ackAndRelease',
   'listConversations',
   'conversationTimers',
+  'unclaimedInboxes',
 ] as const satisfies readonly (keyof Store)[];
 
 /** Errors that are answers, not outages: retrying would give the same. */

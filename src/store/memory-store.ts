@@ -6,6 +6,7 @@ import {
   LEASE_GRACE_MS,
   nextLeaseToken,
   type AcquiredConversation,
+  type AlongWrites,
   type ConversationPage,
   type CasResult,
   type InboxItem,
@@ -74,6 +75,8 @@ export class MemoryStore implements Store {
   readonly #docs = new Map<string, StoredDoc>();
   #docWrites = 0;
   readonly #inboxes = new Map<string, StoredInboxItem[]>();
+  /** Conversation -> end of its inbox's claim (see `enqueue`); only while the inbox waits. */
+  readonly #claims = new Map<string, number>();
   readonly #seen = new ExpiringKeys();
   readonly #values = new Map<string, StoredValue>();
   #valueWrites = 0;
@@ -129,26 +132,59 @@ export class MemoryStore implements Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    return run((): CasResult => {
-      const json = compactString(toJson(value, `conversation ${conversationId}`));
-      if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
-        return { status: 'fenced' };
-      }
-      const now = this.#clock.now();
-      const stored = this.#docs.get(conversationId);
-      const live = stored !== undefined && stored.expiresAt > now;
-      const currentVersion = live ? stored.version : 0;
-      if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
-      // An expired document's version numbers continue: a version is never reused.
-      const version = (stored?.version ?? 0) + 1;
-      const key = stored === undefined ? compactString(conversationId) : conversationId;
-      this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
-      if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
-        this.#docWrites = 0;
-        for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
-      }
-      return { status: 'ok', version };
+    return run(() => this.#cas(conversationId, value, expectedVersion, fence));
+  }
+
+  /** The `along` writes, then the document, in one synchronous step. */
+  putConversationWith(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    along: AlongWrites,
+  ): Promise<CasResult> {
+    return run(() => {
+      // Everything is checked before anything is written: a bad value changes nothing.
+      const json = toJson(value, `conversation ${conversationId}`);
+      const sends = (along.sends ?? []).map((r) => jsonCopy(r, `send ${r.id}`) as SendRecord);
+      const values = (along.values ?? []).map((v) => ({
+        ...v,
+        json: toJson(v.value, `value ${v.key}`),
+      }));
+      for (const record of sends) this.#putSend(record);
+      for (const v of values) this.#putValue(v.key, v.json, v.ttlMs);
+      for (const t of along.timers ?? [])
+        if (t.kind === 'cancel') this.#timers.cancel(t.id);
+        else this.#timers.schedule(t.timer);
+      return this.#cas(conversationId, value, expectedVersion, fence, json);
     });
+  }
+
+  #cas(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    checked?: string,
+  ): CasResult {
+    const json = compactString(checked ?? toJson(value, `conversation ${conversationId}`));
+    if (fence !== undefined && this.#lease(`conv:${conversationId}`)?.token !== fence) {
+      return { status: 'fenced' };
+    }
+    const now = this.#clock.now();
+    const stored = this.#docs.get(conversationId);
+    const live = stored !== undefined && stored.expiresAt > now;
+    const currentVersion = live ? stored.version : 0;
+    if (currentVersion !== expectedVersion) return { status: 'conflict', currentVersion };
+    // An expired document's version numbers continue: a version is never reused.
+    const version = (stored?.version ?? 0) + 1;
+    const key = stored === undefined ? compactString(conversationId) : conversationId;
+    this.#docs.set(key, { json, version, expiresAt: now + this.#retention.idleConversationMs });
+    if (++this.#docWrites >= Math.max(1024, this.#docs.size)) {
+      this.#docWrites = 0;
+      for (const [k, d] of this.#docs) if (d.expiresAt <= now) this.#docs.delete(k);
+    }
+    return { status: 'ok', version };
   }
 
   deleteConversation(conversationId: string): Promise<void> {
@@ -173,7 +209,12 @@ export class MemoryStore implements Store {
     });
   }
 
-  enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+  enqueue(
+    conversationId: string,
+    item: InboxItem,
+    dedupTtlMs: number,
+    claimMs?: number,
+  ): Promise<boolean> {
     return run(() => {
       assertSortKey(item);
       // Transient (acknowledged moments later): kept as a copy of the data, not as JSON.
@@ -193,6 +234,9 @@ export class MemoryStore implements Store {
         else hi = mid;
       }
       inbox.splice(lo, 0, { id: item.id, sortKey: item.sortKey, payload });
+      // Claimed when this enqueue lists the inbox; an inbox already waiting keeps its own.
+      if (!this.#inboxes.has(conversationId) && claimMs !== undefined && claimMs > 0)
+        this.#claims.set(conversationId, now + claimMs);
       this.#inboxes.set(conversationId, inbox);
       return true;
     });
@@ -212,8 +256,10 @@ export class MemoryStore implements Store {
     if (inbox === undefined) return 0;
     const acked = new Set(ids);
     const rest = inbox.filter((e) => !acked.has(e.id));
-    if (rest.length === 0) this.#inboxes.delete(conversationId);
-    else this.#inboxes.set(conversationId, rest);
+    if (rest.length === 0) {
+      this.#inboxes.delete(conversationId);
+      this.#claims.delete(conversationId);
+    } else this.#inboxes.set(conversationId, rest);
     return rest.length;
   }
 
@@ -223,6 +269,18 @@ export class MemoryStore implements Store {
       for (const id of this.#inboxes.keys()) {
         if (ids.length >= limit) break;
         ids.push(id);
+      }
+      return ids;
+    });
+  }
+
+  unclaimedInboxes(limit: number): Promise<string[]> {
+    return run(() => {
+      const now = this.#clock.now();
+      const ids: string[] = [];
+      for (const id of this.#inboxes.keys()) {
+        if (ids.length >= limit) break;
+        if ((this.#claims.get(id) ?? 0) <= now) ids.push(id);
       }
       return ids;
     });
@@ -248,19 +306,22 @@ export class MemoryStore implements Store {
   }
 
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    return run(() => {
-      const json = compactString(toJson(value, `value ${key}`));
-      const now = this.#clock.now();
-      // A key built by concatenation is a rope: kept for long, it is copied flat once.
-      const stored = this.#values.has(key) ? key : compactString(key);
-      this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
-      // Amortised sweep: its cost (the size) is at most twice the writes since the last.
-      if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
-        for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
-        this.#valueWrites = 0;
-        this.#valuesAfterSweep = this.#values.size;
-      }
-    });
+    return run(() => this.#putValue(key, toJson(value, `value ${key}`), ttlMs));
+  }
+
+  /** Stores `checked`, the value's JSON. */
+  #putValue(key: string, checked: string, ttlMs: number | undefined): void {
+    const json = compactString(checked);
+    const now = this.#clock.now();
+    // A key built by concatenation is a rope: kept for long, it is copied flat once.
+    const stored = this.#values.has(key) ? key : compactString(key);
+    this.#values.set(stored, { json, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
+    // Amortised sweep: its cost (the size) is at most twice the writes since the last.
+    if (++this.#valueWrites >= Math.max(1024, this.#valuesAfterSweep)) {
+      for (const [k, v] of this.#values) if (v.expiresAt <= now) this.#values.delete(k);
+      this.#valueWrites = 0;
+      this.#valuesAfterSweep = this.#values.size;
+    }
   }
 
   deleteValue(key: string): Promise<void> {
@@ -304,23 +365,25 @@ export class MemoryStore implements Store {
   }
 
   putSend(record: SendRecord): Promise<void> {
-    return run(() => {
-      // A copy of the data, not JSON: a record of plain fields is about as small either
-      // way, and copying it is several times cheaper than writing and parsing JSON.
-      const copy = jsonCopy(record, `send ${record.id}`) as SendRecord;
-      const now = this.#clock.now();
-      const stored: StoredSend = { record: copy, expiresAt: now + this.#retention.sendRecordsMs };
-      this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
-      if (record.messageId !== undefined) {
-        this.#sendByMessageId.set(compactString(record.messageId), stored);
-      }
-      if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
-        this.#sendWrites = 0;
-        for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
-        for (const [k, v] of this.#sendByMessageId)
-          if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
-      }
-    });
+    // A copy of the data, not JSON: a record of plain fields is about as small either
+    // way, and copying it is several times cheaper than writing and parsing JSON.
+    return run(() => this.#putSend(jsonCopy(record, `send ${record.id}`) as SendRecord));
+  }
+
+  /** Stores `record`, the store's own copy of the caller's record. */
+  #putSend(record: SendRecord): void {
+    const now = this.#clock.now();
+    const stored: StoredSend = { record, expiresAt: now + this.#retention.sendRecordsMs };
+    this.#sends.set(this.#sends.has(record.id) ? record.id : compactString(record.id), stored);
+    if (record.messageId !== undefined) {
+      this.#sendByMessageId.set(compactString(record.messageId), stored);
+    }
+    if (++this.#sendWrites >= Math.max(1024, this.#sends.size)) {
+      this.#sendWrites = 0;
+      for (const [k, v] of this.#sends) if (v.expiresAt <= now) this.#sends.delete(k);
+      for (const [k, v] of this.#sendByMessageId)
+        if (v.expiresAt <= now) this.#sendByMessageId.delete(k);
+    }
   }
 
   getSend(id: string): Promise<SendRecord | undefined> {

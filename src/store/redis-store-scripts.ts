@@ -7,6 +7,24 @@
  */
 import { RedisScript } from './redis-script.js';
 
+/** The compare-and-set of {@link casConversation}, as a Lua function. */
+const casLua = `
+local function cas(doc, lease, expected, json, fence, now, expires_at, gc_ms)
+  if fence ~= '' then
+    local token = redis.call('HGET', lease, 'token')
+    if token ~= fence then return {'fenced'} end
+  end
+  local cur = redis.call('HMGET', doc, 'v', 'e')
+  local stored = tonumber(cur[1] or '0')
+  local current = stored
+  if cur[2] and tonumber(cur[2]) <= tonumber(now) then current = 0 end
+  if current ~= tonumber(expected) then return {'conflict', current} end
+  redis.call('HSET', doc, 'v', stored + 1, 'd', json, 'e', expires_at)
+  redis.call('PEXPIRE', doc, gc_ms)
+  return {'ok', stored + 1}
+end
+`;
+
 /**
  * Compare-and-set of a conversation document, with optional fencing.
  * KEYS[1] doc hash (v = version, d = JSON, e = idle expiry); KEYS[2] the conversation's
@@ -15,19 +33,26 @@ import { RedisScript } from './redis-script.js';
  * expiry; ARGV[6] real TTL in ms. An expired document's version numbers continue.
  * Returns {'fenced'} | {'conflict', currentVersion} | {'ok', newVersion}.
  */
-export const casConversation = new RedisScript(`
-if ARGV[3] ~= '' then
-  local token = redis.call('HGET', KEYS[2], 'token')
-  if token ~= ARGV[3] then return {'fenced'} end
+export const casConversation = new RedisScript(`${casLua}
+return cas(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+`);
+
+/**
+ * Plain SETs, then {@link casConversation}, in one script: single node only (the keys
+ * SET are in other slots). KEYS[1], KEYS[2] and ARGV[1..6] as {@link casConversation}
+ * takes them; then for each further key KEYS[i] (i from 3) its value ARGV[2i+1] and its
+ * real TTL in ms ARGV[2i+2] ('' for none). The SETs are made first, whatever the
+ * compare-and-set answers.
+ */
+export const setThenCasIndexed = new RedisScript(`${casLua}
+for i = 3, #KEYS do
+  if ARGV[2 * i + 2] == '' then
+    redis.call('SET', KEYS[i], ARGV[2 * i + 1])
+  else
+    redis.call('SET', KEYS[i], ARGV[2 * i + 1], 'PX', ARGV[2 * i + 2])
+  end
 end
-local cur = redis.call('HMGET', KEYS[1], 'v', 'e')
-local stored = tonumber(cur[1] or '0')
-local current = stored
-if cur[2] and tonumber(cur[2]) <= tonumber(ARGV[4]) then current = 0 end
-if current ~= tonumber(ARGV[1]) then return {'conflict', current} end
-redis.call('HSET', KEYS[1], 'v', stored + 1, 'd', ARGV[2], 'e', ARGV[5])
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-return {'ok', stored + 1}
+return cas(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 `);
 
 /**
@@ -89,10 +114,11 @@ return 1
  * {@link enqueue} that also adds the conversation to the set of conversations with an
  * inbox, in the same script: one round trip and no window between the two. The set is
  * in another cluster slot, so this is only for a single Redis node (not a cluster).
- * KEYS[1..5], ARGV[1..6] as {@link enqueue}; KEYS[6] that set; ARGV[7] the conversation id.
+ * KEYS[1..5], ARGV[1..6] as {@link enqueue}; KEYS[6] that set; ARGV[7] the conversation id;
+ * ARGV[8] its score when this lists it (the end of its claim: now, or later when claimed).
  */
 export const enqueueIndexed = new RedisScript(`${enqueueBody('0')}
-redis.call('ZADD', KEYS[6], 'NX', ARGV[1], ARGV[7])
+redis.call('ZADD', KEYS[6], 'NX', ARGV[8], ARGV[7])
 return 1
 `);
 

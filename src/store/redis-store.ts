@@ -20,6 +20,7 @@ import {
   DEFAULT_RETENTION,
   LEASE_GRACE_MS,
   type AcquiredConversation,
+  type AlongWrites,
   type CasResult,
   type ConversationPage,
   type InboxItem,
@@ -150,23 +151,92 @@ export class RedisStore implements Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    const json = toJson(value, `conversation ${conversationId}`);
+    return this.#cas(conversationId, docJson(conversationId, value), expectedVersion, fence, []);
+  }
+
+  /**
+   * Timer changes first, as {@link scheduleTimer} and {@link cancelTimer} make them (their
+   * scripts, in order). Then, on a single node, one script makes the other `along` writes
+   * and the document's (one round trip); on a cluster their keys are in other slots: they
+   * are written first, then the document.
+   */
+  async putConversationWith(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    along: AlongWrites,
+  ): Promise<CasResult> {
+    // The document is checked before anything is written: a bad value changes nothing.
+    const json = docJson(conversationId, value);
+    const sets = this.#sets(along);
+    for (const t of along.timers ?? [])
+      await (t.kind === 'cancel' ? this.cancelTimer(t.id) : this.scheduleTimer(t.timer));
+    if (this.#singleNode || sets.length === 0)
+      return this.#cas(conversationId, json, expectedVersion, fence, sets);
+    await Promise.all(
+      sets.map(([key, text, px]) =>
+        px === '' ? this.#redis.set(key, text) : this.#redis.set(key, text, 'PX', px),
+      ),
+    );
+    return this.#cas(conversationId, json, expectedVersion, fence, []);
+  }
+
+  /** The SETs of `along` as [key, value, real TTL ('' for none)], as putSend and setValue make them. */
+  #sets(along: AlongWrites): [string, string, number | ''][] {
+    const now = this.#clock.now();
+    const sets: [string, string, number | ''][] = [];
+    const ttl = this.#retention.sendRecordsMs;
+    const e = now + ttl;
+    for (const record of along.sends ?? []) {
+      const json = toJson(record, `send record ${record.id}`);
+      sets.push([this.#keys.send(record.id), `{"e":${e},"v":${json}}`, gcTtl(ttl)]);
+      if (record.messageId !== undefined)
+        sets.push([
+          this.#keys.sendByMessageId(record.messageId),
+          `{"e":${e},"v":${JSON.stringify(record.id)}}`,
+          gcTtl(ttl),
+        ]);
+    }
+    for (const { key, value, ttlMs } of along.values ?? []) {
+      const json = toJson(value, `value ${key}`);
+      sets.push(
+        ttlMs === undefined
+          ? [this.#keys.value(key), `{"e":null,"v":${json}}`, '']
+          : [this.#keys.value(key), `{"e":${now + ttlMs},"v":${json}}`, gcTtl(ttlMs)],
+      );
+    }
+    return sets;
+  }
+
+  /** The document's compare-and-set; with `sets` (single node only) those SETs before it. */
+  async #cas(
+    conversationId: string,
+    json: string,
+    expectedVersion: number,
+    fence: number | undefined,
+    sets: readonly (readonly [string, string, number | ''])[],
+  ): Promise<CasResult> {
     const keys = this.#keys.conversation(conversationId);
     const now = this.#clock.now();
     const idle = this.#retention.idleConversationMs;
+    const casArgs = [
+      expectedVersion,
+      json,
+      fence === undefined ? '' : String(fence),
+      now,
+      now + idle,
+      gcTtl(idle),
+    ];
     const mark = this.#mark(keys.doc);
-    const reply = await scripts.casConversation.run(
-      this.#redis,
-      [keys.doc, keys.lease],
-      [
-        expectedVersion,
-        json,
-        fence === undefined ? '' : String(fence),
-        now,
-        now + idle,
-        gcTtl(idle),
-      ],
-    );
+    const reply =
+      sets.length === 0
+        ? await scripts.casConversation.run(this.#redis, [keys.doc, keys.lease], casArgs)
+        : await scripts.setThenCasIndexed.run(
+            this.#redis,
+            [keys.doc, keys.lease, ...sets.map(([key]) => key)],
+            [...casArgs, ...sets.flatMap(([, text, px]) => [text, px])],
+          );
     const result = validateStored(keys.doc, reply, casReply);
     if (result[0] === 'ok') {
       await this.#replicated(keys.doc, mark);
@@ -195,7 +265,17 @@ export class RedisStore implements Store {
     return redisConversationTimers(this.#redis, this.#keys, conversationId);
   }
 
-  async enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+  /**
+   * The set of conversations with an inbox is scored by the end of the inbox's claim (the
+   * time of listing, plus `claimMs` when given): {@link unclaimedInboxes} is a range by
+   * score, and the order stays that of listing.
+   */
+  async enqueue(
+    conversationId: string,
+    item: InboxItem,
+    dedupTtlMs: number,
+    claimMs?: number,
+  ): Promise<boolean> {
     assertSortKey(item);
     const payload = toJson(item.payload, `inbox item ${item.id}`);
     const json = `{"id":${JSON.stringify(item.id)},"sortKey":${item.sortKey},"payload":${payload}}`;
@@ -209,13 +289,14 @@ export class RedisStore implements Store {
       keys.inboxSeq,
     ];
     const args = [now, now + dedupTtlMs, gcTtl(dedupTtlMs), item.id, item.sortKey, json];
+    const claimedUntil = claimMs !== undefined && claimMs > 0 ? now + claimMs : now;
     const mark = this.#mark(keys.inbox);
     if (this.#singleNode) {
       // One round trip: the append and the set of conversations with an inbox together.
       const reply = await scripts.enqueueIndexed.run(
         this.#redis,
         [...inboxKeys, this.#keys.inboxes],
-        [...args, conversationId],
+        [...args, conversationId, claimedUntil],
       );
       const appended = validateStored(keys.inbox, reply, flag) === 1;
       if (appended) await this.#replicated(keys.inbox, mark);
@@ -228,9 +309,11 @@ export class RedisStore implements Store {
     else await this.#duplicateReplicated(keys.seen(item.id), dedupTtlMs);
     if (outcome === 0) return false;
     // After the append, so a concurrent ack that empties the inbox re-adds it (see ackInbox).
-    // A duplicate still in the inbox is listed again: its first enqueue may have died here.
+    // A duplicate still in the inbox is listed again (its first enqueue may have died here),
+    // unclaimed: nobody schedules a duplicate.
     const listed = this.#mark(this.#keys.inboxes);
-    await this.#redis.zadd(this.#keys.inboxes, 'NX', now, conversationId);
+    const score = outcome === 1 ? claimedUntil : now;
+    await this.#redis.zadd(this.#keys.inboxes, 'NX', score, conversationId);
     // Lost with its primary, the listing would leave the item unseen until a redelivery.
     await this.#replicated(this.#keys.inboxes, listed);
     return outcome === 1;
@@ -288,6 +371,13 @@ export class RedisStore implements Store {
   async conversationsWithInbox(limit: number): Promise<string[]> {
     if (limit <= 0) return [];
     return this.#redis.zrange(this.#keys.inboxes, 0, limit - 1);
+  }
+
+  /** One range by score of the set of conversations with an inbox (see {@link enqueue}). */
+  async unclaimedInboxes(limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const now = this.#clock.now();
+    return this.#redis.zrangebyscore(this.#keys.inboxes, '-inf', now, 'LIMIT', 0, limit);
   }
 
   async markSeen(key: string, ttlMs: number): Promise<boolean> {
@@ -594,6 +684,11 @@ function leaseArgs(
 }
 
 /** Real TTL of a key whose logical expiry is `ttlMs` away: always positive. */
+/** A conversation document's JSON (a TypeError naming it when it is not JSON). */
+function docJson(conversationId: string, value: unknown): string {
+  return toJson(value, `conversation ${conversationId}`);
+}
+
 function gcTtl(ttlMs: number): number {
   return Math.max(1, Math.ceil(ttlMs)) + GC_GRACE_MS;
 }

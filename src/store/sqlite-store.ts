@@ -22,6 +22,7 @@ import {
   LEASE_GRACE_MS,
   nextLeaseToken,
   type AcquiredConversation,
+  type AlongWrites,
   type CasResult,
   type ConversationPage,
   type InboxItem,
@@ -30,6 +31,7 @@ import {
   type Store,
   type StoreRetention,
   type TimerRecord,
+  type TimerWrite,
   UNCHANGED,
   type Versioned,
 } from './store.js';
@@ -158,22 +160,46 @@ export class SqliteStore implements Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult> {
-    return this.#write((now): CasResult => {
-      const json = toJson(value, `conversation ${conversationId}`);
-      if (fence !== undefined) {
-        // The fence holds while its token is the newest and not released, expired or not.
-        const lease = this.#row('getLease', `conv:${conversationId}`);
-        if (lease === undefined || lease[0] === '' || Number(lease[1]) !== fence)
-          return { status: 'fenced' };
-      }
-      const row = this.#row('getDoc', conversationId);
-      const stored = row === undefined ? 0 : Number(row[1]);
-      const current = row !== undefined && Number(row[2]) > now ? stored : 0;
-      if (current !== expectedVersion) return { status: 'conflict', currentVersion: current };
-      const version = stored + 1;
-      this.#sql.putDoc.run(conversationId, json, version, now + this.#retention.idleConversationMs);
-      return { status: 'ok', version };
-    });
+    return this.#write((now) => this.#cas(conversationId, value, expectedVersion, fence, now));
+  }
+
+  /** The `along` writes and the document in one savepoint of the turn's group transaction. */
+  putConversationWith(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    along: AlongWrites,
+  ): Promise<CasResult> {
+    return this.#write((now) => {
+      for (const record of along.sends ?? []) this.#putSend(record, now);
+      for (const v of along.values ?? []) this.#putValue(v.key, v.value, v.ttlMs, now);
+      for (const t of along.timers ?? []) this.#timer(t);
+      return this.#cas(conversationId, value, expectedVersion, fence, now);
+    }, MANY);
+  }
+
+  #cas(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    now: number,
+  ): CasResult {
+    const json = toJson(value, `conversation ${conversationId}`);
+    if (fence !== undefined) {
+      // The fence holds while its token is the newest and not released, expired or not.
+      const lease = this.#row('getLease', `conv:${conversationId}`);
+      if (lease === undefined || lease[0] === '' || Number(lease[1]) !== fence)
+        return { status: 'fenced' };
+    }
+    const row = this.#row('getDoc', conversationId);
+    const stored = row === undefined ? 0 : Number(row[1]);
+    const current = row !== undefined && Number(row[2]) > now ? stored : 0;
+    if (current !== expectedVersion) return { status: 'conflict', currentVersion: current };
+    const version = stored + 1;
+    this.#sql.putDoc.run(conversationId, json, version, now + this.#retention.idleConversationMs);
+    return { status: 'ok', version };
   }
 
   deleteConversation(conversationId: string): Promise<void> {
@@ -246,10 +272,12 @@ export class SqliteStore implements Store {
   }
 
   setValue(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    return this.#write((now) => {
-      const json = toJson(value, `value ${key}`);
-      this.#sql.putValue.run(key, json, ttlMs === undefined ? null : now + ttlMs);
-    });
+    return this.#write((now) => this.#putValue(key, value, ttlMs, now));
+  }
+
+  #putValue(key: string, value: unknown, ttlMs: number | undefined, now: number): void {
+    const json = toJson(value, `value ${key}`);
+    this.#sql.putValue.run(key, json, ttlMs === undefined ? null : now + ttlMs);
   }
 
   deleteValue(key: string): Promise<void> {
@@ -270,13 +298,19 @@ export class SqliteStore implements Store {
   }
 
   scheduleTimer(timer: TimerRecord): Promise<void> {
-    return this.#write(() => {
-      this.#sql.putTimer.run(timer.id, timer.conversationId, timer.name, timer.dueAt);
-    });
+    return this.#write(() => this.#timer({ kind: 'schedule', timer }));
   }
 
   cancelTimer(id: string): Promise<void> {
-    return this.#write(() => void this.#sql.deleteTimer.run(id));
+    return this.#write(() => this.#timer({ kind: 'cancel', id }));
+  }
+
+  #timer(write: TimerWrite): void {
+    if (write.kind === 'cancel') this.#sql.deleteTimer.run(write.id);
+    else {
+      const { id, conversationId, name, dueAt } = write.timer;
+      this.#sql.putTimer.run(id, conversationId, name, dueAt);
+    }
   }
 
   claimDueTimers(now: number, limit: number, claimMs: number): Promise<TimerRecord[]> {
@@ -307,15 +341,17 @@ export class SqliteStore implements Store {
   }
 
   putSend(record: SendRecord): Promise<void> {
-    return this.#write((now) => {
-      const json = toJson(record, `send record ${record.id}`);
-      this.#sql.putSend.run(
-        record.id,
-        json,
-        record.messageId ?? null,
-        now + this.#retention.sendRecordsMs,
-      );
-    });
+    return this.#write((now) => this.#putSend(record, now));
+  }
+
+  #putSend(record: SendRecord, now: number): void {
+    const json = toJson(record, `send record ${record.id}`);
+    this.#sql.putSend.run(
+      record.id,
+      json,
+      record.messageId ?? null,
+      now + this.#retention.sendRecordsMs,
+    );
   }
 
   getSend(id: string): Promise<SendRecord | undefined> {

@@ -102,6 +102,26 @@ export interface SendRecord {
   readonly unknownSince?: number;
 }
 
+/** A value written as {@link Store.setValue} writes it. */
+export interface ValueWrite {
+  readonly key: string;
+  readonly value: unknown;
+  readonly ttlMs?: number;
+}
+
+/** A timer change as {@link Store.scheduleTimer} or {@link Store.cancelTimer} makes it. */
+export type TimerWrite =
+  | { readonly kind: 'schedule'; readonly timer: TimerRecord }
+  | { readonly kind: 'cancel'; readonly id: string };
+
+/** Writes that go with a conversation document's write ({@link Store.putConversationWith}). */
+export interface AlongWrites {
+  readonly sends?: readonly SendRecord[];
+  readonly values?: readonly ValueWrite[];
+  /** Made in this order (a timer cancelled, then scheduled again, ends scheduled). */
+  readonly timers?: readonly TimerWrite[];
+}
+
 /** One conversation document as {@link Store.listConversations} lists it. */
 export interface ListedConversation {
   readonly id: string;
@@ -168,6 +188,24 @@ export interface Store {
     expectedVersion: number,
     fence?: number,
   ): Promise<CasResult>;
+  /**
+   * Optional: writes `along` (send records as {@link putSend} writes them, values as
+   * {@link setValue} does, timer changes as {@link scheduleTimer} and {@link cancelTimer}
+   * make them), then the document as {@link putConversation} does, in one call.
+   * The `along` writes are made whatever the compare-and-set answers (they say what the API
+   * did or what a contact has, not what the document holds), and never after the document
+   * (a document that says a send ran has its record). The engine gives it the `accepted`
+   * records of a turn's sends and the turn's timer changes with the document write that
+   * follows them, and a new conversation's entry in its contact's list with its first
+   * write, instead of writes of their own. A store without it is asked each.
+   */
+  putConversationWith?(
+    conversationId: string,
+    value: unknown,
+    expectedVersion: number,
+    fence: number | undefined,
+    along: AlongWrites,
+  ): Promise<CasResult>;
   deleteConversation(conversationId: string): Promise<void>;
   /**
    * Optional (operations: `switchboard inspect`, `switchboard conversations`, the attached
@@ -185,8 +223,20 @@ export interface Store {
    * Dedup ids are per conversation and separate from `markSeen` keys. An id accepted
    * again while still in the inbox (its dedup expired) is moved, not duplicated.
    * `sortKey` must be finite. The payload must be JSON.
+   *
+   * `claimMs` (optional): the caller drains this inbox itself. When this enqueue finds the
+   * inbox empty, the conversation is left out of {@link unclaimedInboxes} for `claimMs`
+   * (store clock), so other workers' sweeps do not take a conversation whose worker is about
+   * to serve it; an item added to an inbox that already waits does not extend the claim. A
+   * claim only delays sweeps: it never blocks a lease, and it ends by itself, so the inbox
+   * of a worker that died is swept once it passed. A store may ignore it.
    */
-  enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean>;
+  enqueue(
+    conversationId: string,
+    item: InboxItem,
+    dedupTtlMs: number,
+    claimMs?: number,
+  ): Promise<boolean>;
   /** The first `limit` items of the inbox, in order, without removing them. */
   peekInbox(conversationId: string, limit: number): Promise<InboxItem[]>;
   /**
@@ -197,6 +247,12 @@ export interface Store {
   ackInbox(conversationId: string, ids: readonly string[]): Promise<number | void>;
   /** Conversations whose inbox is not empty (for sweepers after a crash). */
   conversationsWithInbox(limit: number): Promise<string[]>;
+  /**
+   * Optional: {@link conversationsWithInbox} less those whose claim (`enqueue`'s `claimMs`)
+   * has not passed yet at the store's clock: what a periodic sweep should look at. A store
+   * without it is asked `conversationsWithInbox`.
+   */
+  unclaimedInboxes?(limit: number): Promise<string[]>;
   /** Marks a key as seen without an inbox (returns true when first seen). */
   markSeen(key: string, ttlMs: number): Promise<boolean>;
 

@@ -150,7 +150,7 @@ describe('live actors across processes', () => {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof value !== 'function') return value;
-        if (property !== 'putConversation')
+        if (property !== 'putConversation' && property !== 'putConversationWith')
           return (...args: unknown[]): unknown =>
             (value as (...a: unknown[]) => unknown).apply(target, args);
         return (id: string, doc: Record<string, unknown>, ...rest: unknown[]): unknown => {

@@ -44,6 +44,7 @@ const askName = compileFlow(
 const EXPECTED = ['text:Hello!', 'text:Your name?', 'text:Thanks Ada.', 'text:Bye.'];
 const WRITES: readonly (keyof Store)[] = [
   'putConversation',
+  'putConversationWith',
   'enqueue',
   'ackInbox',
   'ackAndRelease',

@@ -6,9 +6,17 @@ export interface Fault {
   readonly nth: number;
   /** `after`: the write happened, then the process "died" (the caller sees an error). */
   readonly when: 'before' | 'after';
+  /**
+   * The process really died: every later call fails too (nothing more is written), instead
+   * of the store failing once, like an outage.
+   */
+  readonly dies?: boolean;
 }
 
-/** A store that fails once, at a chosen step, like a crash or an outage at that moment. */
+/**
+ * A store that fails once, at a chosen step, like an outage at that moment (or, with
+ * `dies`, from that step on, like a crash).
+ */
 export interface FaultyStore {
   readonly store: Store;
   /** True once the fault fired. */
@@ -27,6 +35,7 @@ export function faultyStore(inner: Store, fault?: Fault): FaultyStore {
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       const method = value as (...args: unknown[]) => Promise<unknown>;
       return async (...args: unknown[]): Promise<unknown> => {
+        if (tripped && fault?.dies === true) throw new Error(`injected: the process died`);
         const n = (calls.get(property) ?? 0) + 1;
         calls.set(property, n);
         const hit = !tripped && fault?.operation === property && fault.nth === n;

@@ -103,7 +103,13 @@ describe('engine: understanding exactly once', () => {
     expect(baseline.tripped).toBe(false);
     const failures: string[] = [];
     const branches = { model: 0, fallback: 0 };
-    for (const operation of ['putConversation', 'enqueue', 'ackAndRelease', 'putSend'] as const) {
+    for (const operation of [
+      'putConversationWith',
+      'putConversation',
+      'enqueue',
+      'ackAndRelease',
+      'putSend',
+    ] as const) {
       for (let nth = 1; nth <= 5; nth++) {
         for (const when of ['before', 'after'] as const) {
           const r = await run({ operation, nth, when });
@@ -133,11 +139,12 @@ describe('engine: understanding exactly once', () => {
   }, 120_000);
 
   it('should fall back the same way on every retry after a crash during the model call', async () => {
-    // Crash right after "started" is written, then again right after the fallback's record.
-    const first = await run({ operation: 'putConversation', nth: 1, when: 'after' });
+    // Crash right after "started" is written (the new conversation's first write, with its
+    // contact's list), then again right after the fallback's record.
+    const first = await run({ operation: 'putConversationWith', nth: 1, when: 'after' });
     expect(first.sent).toEqual(FALLBACK_BRANCH);
     expect(first.modelCalls).toBe(0);
-    const second = await run({ operation: 'putConversation', nth: 2, when: 'before' });
+    const second = await run({ operation: 'putConversation', nth: 1, when: 'before' });
     expect(second.sent).toEqual(FALLBACK_BRANCH);
     expect(second.modelCalls).toBe(1);
   });

@@ -46,6 +46,7 @@ const EXPECTED: Record<string, readonly [string, string]> = {
   '29-unknown-json-key.json': ['6:25', 'unknown key "fnial" (did you mean "final"?)'],
   '30-subflow-bad-input.yaml': ['6:5', 'flow "helper" needs input "who"'],
   '31-dup-state-key.yaml': ['6:3', 'Map keys must be unique'],
+  '32-slot-conflict.yaml': ['12:7', 'values only here: medium; values only there: large'],
 };
 
 describe('switchboard validate on broken flow files', () => {
@@ -65,7 +66,7 @@ describe('switchboard validate on broken flow files', () => {
     });
   }
 
-  it('should pass the valid edge cases (keywords as ids, every construct, JSON, a sub-flow)', async () => {
+  it('should pass the valid edge cases (keywords as ids, every construct, JSON, a sub-flow, a slot shared by YAML alias)', async () => {
     const files = readdirSync('test/flows/valid').map((f) => `test/flows/valid/${f}`);
     const r = await validate(...files);
     expect(r.out).toBe(`${files.length} files checked: 0 errors, 0 warnings\n`);

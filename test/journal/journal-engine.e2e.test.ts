@@ -183,6 +183,7 @@ describe('journal: what the engine writes', () => {
     });
     await h.bot.idle();
     expect(counted.counts.get('putConversation')).toBeUndefined();
+    expect(counted.counts.get('putConversationWith')).toBeUndefined();
     await h.say(ADA, 'remind');
     await h.bot.idle();
     const v = await view(ADA);

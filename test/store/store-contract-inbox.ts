@@ -105,6 +105,36 @@ export function inboxContract(ctx: ContractContext): void {
       expect(await store().conversationsWithInbox(10)).toEqual([]);
     });
 
+    it('should leave a claimed inbox out of unclaimedInboxes until its claim passed', async () => {
+      const unclaimed = async (): Promise<string[] | undefined> =>
+        (await store().unclaimedInboxes?.(10))?.sort();
+      // Claims are optional: a store without them lists every inbox to its sweeps.
+      if (store().unclaimedInboxes === undefined) return;
+      await store().enqueue('c1', { id: 'a', sortKey: 1, payload: 1 }, DAY, 1000);
+      await store().enqueue('c2', { id: 'b', sortKey: 1, payload: 1 }, DAY);
+      expect(await unclaimed()).toEqual(['c2']);
+      expect((await store().conversationsWithInbox(10)).sort()).toEqual(['c1', 'c2']);
+      // Another item in a waiting inbox does not extend its claim, whoever enqueues it.
+      clock().advance(999);
+      await store().enqueue('c1', { id: 'c', sortKey: 2, payload: 1 }, DAY, 5000);
+      expect(await unclaimed()).toEqual(['c2']);
+      clock().advance(1);
+      expect(await unclaimed()).toEqual(['c1', 'c2']);
+      expect(await store().unclaimedInboxes?.(1)).toHaveLength(1);
+      // Emptied, then listed again by a claiming enqueue: claimed again.
+      await store().ackInbox('c1', ['a', 'c']);
+      await store().enqueue('c1', { id: 'd', sortKey: 3, payload: 1 }, DAY, 1000);
+      expect(await unclaimed()).toEqual(['c2']);
+      // A duplicate lists nothing new and claims nothing.
+      await store().ackInbox('c2', ['b']);
+      expect(await store().enqueue('c2', { id: 'b', sortKey: 1, payload: 1 }, DAY, 1000)).toBe(
+        false,
+      );
+      expect(await unclaimed()).toEqual([]);
+      clock().advance(1000);
+      expect(await unclaimed()).toEqual(['c1']);
+    });
+
     it('should let exactly one of many concurrent enqueues of the same id succeed', async () => {
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>

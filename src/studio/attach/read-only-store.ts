@@ -8,6 +8,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'getConversationIfChanged',
   'peekInbox',
   'conversationsWithInbox',
+  'unclaimedInboxes',
   'getValue',
   'nextTimerDue',
   'getSend',

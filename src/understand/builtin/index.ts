@@ -26,6 +26,7 @@ import { IndexCache } from './index-cache.js';
 import { asksForCallback, asksForPerson } from './person-request.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
 import { questionWordOf } from './question-form.js';
+import { MISFIT_FACTOR, misfitsOf } from './object-fit.js';
 
 /**
  * The confidence below which a flow should treat an understanding as not understood
@@ -236,9 +237,13 @@ export function createBuiltinUnderstander(
       });
       const unasked = unaskedBy(input.text, index, input.intents);
       const greeting = isGreetingOnly(input.text) ? GREETING_FACTOR : 1;
+      const misfits = misfitsOf(index, input.intents, input.text, input.locale);
       const scores = raw
         .map((s): ScoredIntent => {
-          const factor = (unasked.has(s.id) ? UNASKED_QUESTION_FACTOR : 1) * greeting;
+          const factor =
+            (unasked.has(s.id) ? UNASKED_QUESTION_FACTOR : 1) *
+            (misfits.has(s.id) ? MISFIT_FACTOR : 1) *
+            greeting;
           const confidence = confidenceOf(s);
           return {
             id: s.id,
