@@ -96,7 +96,8 @@ const SETS: Record<string, Floors> = {
     es: 0.83,
     oosConfidentWrong: 0.14,
   },
-  // first run: 76.9% intents, 87.0% slots, 3 of 22 out-of-scope taken; after round 5:
+  // first run (main ae44343, before round 4): 76.3% intents, 86.3% slots, 3 of 22
+  // out-of-scope taken; after round 4: 76.9%, 87.0% slots, 3 of 22; after round 5:
   // 80.0% (en 77.8, es 84.6), 92.4% slots, 3 of 22; with near misses by object: 80.6% (en
   // 78.7, es 84.6), 2 of 22
   hotel: {
@@ -108,7 +109,8 @@ const SETS: Record<string, Floors> = {
     es: 0.82,
     oosConfidentWrong: 0.1,
   },
-  // first run: 79.1% intents, 94.2% slots, 4 of 22 out-of-scope taken; after round 5:
+  // first run (main ae44343, before round 4): 78.5% intents, 93.0% slots, 4 of 22
+  // out-of-scope taken; after round 4: 79.1%, 94.2% slots, 4 of 22; after round 5:
   // 84.2% (en 82.4, es 88.0), 97.7% slots, 3 of 22; with near misses by object: 86.1% (en
   // 84.3, es 90.0), 0 of 22
   furniture: {
@@ -120,9 +122,35 @@ const SETS: Record<string, Floors> = {
     es: 0.88,
     oosConfidentWrong: 0.05,
   },
+  // Fifth held-out sets, written from the docs while rounds 4 and 5 were under way and
+  // measured only on finished code, never tuned on. First run (main ae44343): 84.5% intents
+  // (en 87.4, es 79.3), 94.9% slots, 5 of 23 out-of-scope taken; after round 4: 83.9%, 6 of
+  // 23; after near misses by object: 84.5%, 5 of 23; after round 5: 85.1% (en 89.3, es
+  // 77.6), 94.9% slots, 5 of 23
+  pharmacy: {
+    dir: 'heldout5',
+    rows: 161,
+    intents: 0.83,
+    slots: 0.93,
+    en: 0.87,
+    es: 0.75,
+    oosConfidentWrong: 0.22,
+  },
+  // First run (main ae44343): 84.5% intents (en 88.5, es 78.1), 85.4% slots, 3 of 22
+  // out-of-scope taken; after round 4: 83.9%; after near misses by object: 83.3%; after
+  // round 5: 83.9% (en 86.5, es 79.7), 85.4% slots, 3 of 22
+  airline: {
+    dir: 'heldout5',
+    rows: 168,
+    intents: 0.82,
+    slots: 0.83,
+    en: 0.84,
+    es: 0.77,
+    oosConfidentWrong: 0.14,
+  },
 };
 
-describe('builtin understander on the third and fourth held-out sets', () => {
+describe('builtin understander on the third, fourth and fifth held-out sets', () => {
   for (const [domain, floors] of Object.entries(SETS)) {
     it(`should keep the ${domain} set at or above its first-run floors`, async () => {
       const dir = `${ROOT}/${floors.dir}/${domain}`;
