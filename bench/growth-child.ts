@@ -24,7 +24,7 @@ import { createBot } from '../src/engine/create-bot.js';
 import { resolveJournalOptions } from '../src/journal/journal.js';
 import type { EngineClient, IngestEvent } from '../src/engine/types.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
-import type { Store } from '../src/store/store.js';
+import type { AlongWrites, Store } from '../src/store/store.js';
 import { benchFlow } from './bench-flow.js';
 import { percentile } from './stats.js';
 
@@ -75,6 +75,8 @@ function inbound(i: number, messageId: string, text: string): IngestEvent {
 /** The write methods of a Store (reads are not replayed). */
 const WRITES = new Set([
   'putConversation',
+  'putConversationWith',
+  'cancelTimer',
   'enqueue',
   'ackInbox',
   'ackAndRelease',
@@ -120,7 +122,7 @@ async function templateWrites(store: Store, index: number): Promise<Call[]> {
   await bot.idle();
   await bot.stop();
   const net: Call[] = [];
-  for (const call of calls) {
+  for (const call of unfolded(calls)) {
     if (call.method === 'putConversation') {
       const at = net.findIndex((c) => c.method === 'putConversation');
       if (at >= 0) net.splice(at, 1);
@@ -136,6 +138,37 @@ async function templateWrites(store: Store, index: number): Promise<Call[]> {
     } else net.push(call);
   }
   return net;
+}
+
+/**
+ * `putConversationWith` as the writes it stands for: its send records, values and timer
+ * changes, then the document (`putConversation`), so that only the last document and the
+ * last version of each record are kept and replayed.
+ */
+function unfolded(calls: readonly Call[]): Call[] {
+  return calls.flatMap((call): Call[] => {
+    if (call.method !== 'putConversationWith') return [call];
+    const [id, value, version, , along] = call.args as [
+      string,
+      unknown,
+      number,
+      unknown,
+      AlongWrites,
+    ];
+    return [
+      ...(along.sends ?? []).map((record) => ({ method: 'putSend', args: [record] })),
+      ...(along.values ?? []).map((v) => ({
+        method: 'setValue',
+        args: v.ttlMs === undefined ? [v.key, v.value] : [v.key, v.value, v.ttlMs],
+      })),
+      ...(along.timers ?? []).map((t) =>
+        t.kind === 'schedule'
+          ? { method: 'scheduleTimer', args: [t.timer] }
+          : { method: 'cancelTimer', args: [t.id] },
+      ),
+      { method: 'putConversation', args: [id, value, version] },
+    ];
+  });
 }
 
 async function fill(): Promise<void> {
