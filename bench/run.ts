@@ -225,11 +225,17 @@ if (runs('scale')) {
       const dup = once.reduce((s, x) => s + x.duplicates, 0);
       const missing = once.reduce((s, x) => s + x.missing, 0);
       const limit = run.workers === 2 ? 1.1 : run.workers === 4 ? 1.25 : undefined;
+      // What coordination adds: against one worker alone at the same rate per worker (a
+      // process's CPU per message grows as its own rate falls, coordination or not); the
+      // ratio to one worker at the whole rate, which has that growth in it, is printed too.
+      const judged = run.matched === undefined ? ratio : median(run.matched.ratios);
       row(
         `scale-out cost: ${run.workers} worker${run.workers === 1 ? '' : 's'}, ${series.name}`,
         `${f(run.cpuMicrosPerMessage)} µs worker CPU/msg summed, idle cost subtracted${run.workers === 1 ? '' : ` = ×${f(ratio, 2)} of 1 worker (median of rounds: ${run.ratios.map((x) => `×${f(x, 2)}`).join(' / ')})${run.matched === undefined ? '' : `; ×${f(median(run.matched.ratios), 2)} of 1 worker alone at the same rate per worker, ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50) / run.workers, 1)}/s: ${f(run.matched.cpuMicrosPerMessage)} µs/msg (rounds: ${run.matched.ratios.map((x) => `×${f(x, 2)}`).join(' / ')})`}`} (gross ${f(run.grossCpuMicrosPerMessage)}: main thread ${f(run.mainThreadCpuMicrosPerMessage)}, of it GC pauses ${f(run.gcPauseMicrosPerMessage)}, helper threads ${f(run.grossCpuMicrosPerMessage - run.mainThreadCpuMicrosPerMessage)}); ${f(run.redisCommandsPerMessage, 1)} Redis cmds/msg, ${f(run.redisReadsPerMessage, 2)} round trips/msg, Redis CPU ${f(run.redisCpuMicrosPerMessage)} µs/msg; ack p50 ${f(run.p50)} ms, p99 ${f(run.p99)} ms; ${f(run.messages)} msgs at ${f(Number(process.env['BENCH_SCALE_RATE'] ?? 50))}/s paced (median of ${once.length} rounds); ${f(run.voluntarySwitchesPerMessage, 1)} voluntary + ${f(run.involuntarySwitchesPerMessage, 1)} involuntary context switches, ${f(run.readCallsPerMessage, 1)} read + ${f(run.writeCallsPerMessage, 1)} write calls per msg; load average ${f(run.loadAverage, 1)}; ${dup} duplicates, ${missing} missing`,
-        limit === undefined ? 'exactly once' : `≤ ×${f(limit, 2)}, exactly once`,
-        (limit === undefined || ratio <= limit) && once.every((x) => x.ok),
+        limit === undefined
+          ? 'exactly once'
+          : `≤ ×${f(limit, 2)} ${run.matched === undefined ? 'of 1 worker' : 'of 1 worker at the same rate per worker'}, exactly once`,
+        (limit === undefined || judged <= limit) && once.every((x) => x.ok),
       );
     }
   }
@@ -411,7 +417,8 @@ ratio = median over rounds of each round's ratio to its own 1-worker run; ack p5
 a saturated or contended run measures wake-up costs, not coordination. Each round also runs one worker alone at
 each N-worker run's rate per worker (50/N per second; BENCH_SCALE_MATCHED=0 leaves them out): a process's CPU per
 message grows as its own message rate falls, so N workers at R in all are also compared with one worker at R/N,
-which leaves what the workers' coordination adds. Latency: autocannon at a fixed
+which leaves what the workers' coordination adds: the targets (2 workers ≤ ×1.10, 4 ≤ ×1.25) are judged on that
+ratio (BENCH_SCALE_MATCHED=0: on the ratio to one worker at the whole rate). Latency: autocannon at a fixed
 1,000 req/s, 16 connections, 4 s. Engine vs raw XState: 20,000 events over 1,000 conversations through \`bot.handle\`
 (memory store, in-process client) vs createActor(restore) → send → getPersistedSnapshot → JSON in a Map, both in one
 fresh process; one warm-up run of each, then 5 rounds of engine, raw and engine without its live-actor cache back to
