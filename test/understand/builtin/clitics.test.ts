@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
 import { withoutClitics } from '../../../src/understand/text/roots.js';
 import type { IntentSpec } from '../../../src/understand/types.js';
+import { understandWith } from './understand-with.js';
 
 describe('withoutClitics', () => {
   it.each([
@@ -32,15 +32,7 @@ describe('builtin understander with pronouns written onto a Spanish verb', () =>
     { id: 'cancel', examples: { es: ['anula mi cita', 'quiero cancelar la cita'] } },
     { id: 'send', examples: { es: ['mandar la factura por correo', 'enviar la factura'] } },
   ];
-  const understand = (text: string) =>
-    createBuiltinUnderstander().understand({
-      text,
-      locale: 'es',
-      timezone: 'UTC',
-      now: Date.parse('2026-11-28T12:00:00Z'),
-      intents,
-      slots: [],
-    });
+  const understand = (text: string) => understandWith(intents, text, 'es');
 
   it.each([
     ['anúlala por favor', 'cancel'],

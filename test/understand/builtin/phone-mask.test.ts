@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { featurise } from '../../../src/understand/builtin/features.js';
-import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
 import type { IntentSpec } from '../../../src/understand/types.js';
+import { understandWith } from './understand-with.js';
 
 describe('featurise with a phone number', () => {
   it.each([
@@ -46,15 +46,7 @@ describe('builtin understander with a phone number in the message', () => {
       examples: { en: ['call me back please', 'can someone phone me'], es: ['llamadme por favor'] },
     },
   ];
-  const understand = (text: string, locale: string) =>
-    createBuiltinUnderstander().understand({
-      text,
-      locale,
-      timezone: 'UTC',
-      now: Date.parse('2026-11-28T12:00:00Z'),
-      intents,
-      slots: [],
-    });
+  const understand = (text: string, locale: string) => understandWith(intents, text, locale);
 
   it.each([
     ['me robaron la tarjeta, mi movil es 612 345 678', 'es'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
 import { readPhrases } from '../../../src/understand/text/phrasal-verbs.js';
 import type { IntentSpec } from '../../../src/understand/types.js';
+import { understandWith } from './understand-with.js';
 
 describe('readPhrases', () => {
   it.each([
@@ -78,15 +78,7 @@ describe('builtin understander with multi-word verbs', () => {
       },
     },
   ];
-  const understand = (text: string, locale = 'en') =>
-    createBuiltinUnderstander().understand({
-      text,
-      locale,
-      timezone: 'UTC',
-      now: Date.parse('2026-11-28T12:00:00Z'),
-      intents,
-      slots: [],
-    });
+  const understand = (text: string, locale = 'en') => understandWith(intents, text, locale);
 
   it.each([
     ['we have to call off our dinner', 'en', 'cancel'],
@@ -123,15 +115,7 @@ describe('builtin understander with "can\'t find" and "any update"', () => {
     { id: 'status', examples: { en: ["what's the status of my order", 'track my order'] } },
     { id: 'change', examples: { en: ['update my order', 'change my order'] } },
   ];
-  const understand = (text: string, locale: string) =>
-    createBuiltinUnderstander().understand({
-      text,
-      locale,
-      timezone: 'UTC',
-      now: Date.parse('2026-11-28T12:00:00Z'),
-      intents,
-      slots: [],
-    });
+  const understand = (text: string, locale: string) => understandWith(intents, text, locale);
 
   it.each([
     ["I can't find my card", 'en', 'lost'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
 import { featurise, Vocabulary } from '../../../src/understand/builtin/features.js';
 import type { IntentSpec } from '../../../src/understand/types.js';
+import { understandWith } from './understand-with.js';
 
 // A word no example uses, whose lexicon meaning an example of the other language says
 // ("tarifas" / "rates"), must count as that meaning (issue #30).
@@ -30,14 +30,7 @@ const intents: IntentSpec[] = [
 ];
 
 function understand(text: string, locale = 'es') {
-  return createBuiltinUnderstander().understand({
-    text,
-    locale,
-    intents,
-    slots: [],
-    now: Date.parse('2026-11-28T12:00:00Z'),
-    timezone: 'UTC',
-  });
+  return understandWith(intents, text, locale);
 }
 
 describe('a word no example uses but whose lexicon meaning they do', () => {
