@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { createBot } from '../../src/engine/create-bot.js';
 import { INBOX_CLAIM_MS, InboxSweep } from '../../src/engine/inbox-sweep.js';
-import type { IngestEvent } from '../../src/engine/types.js';
 import { compileFlow, defineFlow } from '../../src/flows/index.js';
 import { toInboxItem } from '../../src/ingest/normalize.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -13,6 +12,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/store.js';
 import { waitUntil } from '../wait-until.js';
 import { faultyStore } from './faulty-store.js';
+import { inboundHi } from './inbound-event.js';
 
 describe('InboxSweep', () => {
   it('should wake every waiting inbox at a full sweep', () => {
@@ -87,17 +87,7 @@ const flow = () =>
     }),
   );
 
-const inbound = (conversationId: string, id: string, phone: string): IngestEvent => ({
-  kind: 'inbound',
-  contact: { phone, id: `ct-${conversationId}`, name: 'Ada' },
-  message: {
-    id,
-    conversationId,
-    type: 'text',
-    text: 'hi',
-    occurredAt: new Date().toISOString(),
-  },
-});
+const inbound = inboundHi;
 
 /**
  * One worker's view of a shared store: counts its sweeps (inbox listings) and the
@@ -256,22 +246,11 @@ describe('periodic sweep', () => {
     const store = new MemoryStore();
     const bot = createBot({ flows: [flow()], api: { client }, store, tickMs: 25 });
     await bot.start();
-    const event: IngestEvent = {
-      kind: 'inbound',
-      contact: { phone: '+15551230001', id: 'ct1', name: 'Ada' },
-      message: {
-        id: 'm1',
-        conversationId: 'c1',
-        type: 'text',
-        text: 'hi',
-        occurredAt: new Date().toISOString(),
-      },
-    };
+    const event = inbound('c1', 'm1', '+15551230001', 'ct1');
     // Written by another process: this bot was not told.
     expect(await store.enqueue('c1', toInboxItem(event), 86_400_000)).toBe(true);
     // Two sweeps of the store (a second apart, SWEEP_LOOK_MS), then the drain.
-    const until = Date.now() + 2 * SWEEP_LOOK_MS + 2_000;
-    while (sent.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => sent.length > 0, 2 * SWEEP_LOOK_MS + 2_000, 10);
     expect(sent).toHaveLength(1);
     await bot.stop();
   }, 15_000);

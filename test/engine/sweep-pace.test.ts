@@ -7,6 +7,7 @@ import { acceptingClient } from './accepting-client.js';
 import { StoreUnavailableError, guardStore } from '../../src/store/guarded-store.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { waitUntil } from '../wait-until.js';
+import { inboundHi } from './inbound-event.js';
 
 describe('SweepPace', () => {
   it('should look once per period of wall-clock time while no known timer is due', () => {
@@ -102,17 +103,7 @@ describe('periodic sweep pace', () => {
     const bot = createBot({ flows: [flow], api: { client }, store, tickMs: 10 });
     await bot.start();
     const started = Date.now();
-    await bot.handle({
-      kind: 'inbound',
-      contact: { phone: '+15551230001', id: 'ct1', name: 'Ada' },
-      message: {
-        id: 'm1',
-        conversationId: 'c1',
-        type: 'text',
-        text: 'hi',
-        occurredAt: new Date().toISOString(),
-      },
-    });
+    await bot.handle(inboundHi('c1', 'm1', '+15551230001', 'ct1'));
     // The flow's 300 ms timer fires on a 10 ms tick, not at the next once-a-second look.
     expect(await waitUntil(() => client.sent.length === 2, 5_000, 5)).toBe(true);
     expect(Date.now() - started).toBeLessThan(900);
