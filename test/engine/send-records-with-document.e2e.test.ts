@@ -137,17 +137,28 @@ async function recordsOf(store: Store): Promise<(SendRecord | undefined)[]> {
   );
 }
 
+/**
+ * Two turns of `threeSends` on a slowRecords store (`options` as slowRecords takes them): the
+ * log holds the second turn's writes and POSTs only.
+ */
+async function secondTurn(
+  options?: Parameters<typeof slowRecords>[0],
+): Promise<{ store: Store; log: string[] }> {
+  const { store, client, clock, log } = slowRecords(options);
+  const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
+  await bot.start();
+  await bot.handle(hello('m1', 'hi'));
+  await bot.idle();
+  log.length = 0;
+  await bot.handle(hello('m2', 'there'));
+  await bot.idle();
+  await bot.stop();
+  return { store, log };
+}
+
 describe('send records written with the document', () => {
   it("should write each send's intent before its POST, and its accepted record with the document write that ends the turn", async () => {
-    const { store, client, clock, log } = slowRecords();
-    const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
-    await bot.start();
-    await bot.handle(hello('m1', 'hi'));
-    await bot.idle();
-    log.length = 0;
-    await bot.handle(hello('m2', 'there'));
-    await bot.idle();
-    await bot.stop();
+    const { store, log } = await secondTurn();
     expect(log.filter((l) => l.startsWith('POST'))).toEqual([
       'POST got there',
       'POST and more',
@@ -171,15 +182,7 @@ describe('send records written with the document', () => {
   });
 
   it('should write the accepted records before the document on a store that cannot take them together', async () => {
-    const { store, client, clock, log } = slowRecords({ combined: false });
-    const bot = createBot({ flows: [threeSends], api: { client }, store, clock, tickMs: 0 });
-    await bot.start();
-    await bot.handle(hello('m1', 'hi'));
-    await bot.idle();
-    log.length = 0;
-    await bot.handle(hello('m2', 'there'));
-    await bot.idle();
-    await bot.stop();
+    const { store, log } = await secondTurn({ combined: false });
     const save = log.lastIndexOf('save');
     expect(log.slice(save - 6, save).sort()).toEqual(
       ['accepted:2', 'accepted:3', 'accepted:4'].flatMap((w) => [`end ${w}`, `start ${w}`]).sort(),
