@@ -21,7 +21,7 @@ add include extra more | anadir agregar incluir sumar mas extra
 order purchase buy | pedido pedir compra comprar encargar encargo
 send ship post mail dispatch | enviar mandar envio despachar
 parcel package packet box shipment parcels | paquete caja bulto envio
-deliver delivery bring drop redeliver | entregar entrega repartir reparto llevar traer domicilio
+deliver delivery bring drop redeliver | entregar entrega repartir reparto llevar traer acercar domicilio
 collect pickup pick collection fetch | recoger recogida
 track tracking status whereabouts | seguimiento rastrear estado
 arrive arrival come turn reach | llegar llega venir viene
@@ -90,7 +90,7 @@ colour colours color | colores color
 buy purchase | comprar adquirir
 product item article thing | producto articulo cosa
 gift present | regalo
-receipt ticket proof | recibo comprobante justificante ticket
+receipt ticket proof | recibo comprobante justificante ticket billete billetes
 feedback review opinion rating | resena valoracion opinion
 thank thanks grateful | gracias agradecido
 hello hi hey greetings morning afternoon evening | hola buenas saludos
@@ -100,6 +100,7 @@ no nope nah not wrong incorrect | no tampoco incorrecto
 person human agent someone representative operator staff reception receptionist | persona humano agente alguien asesor operador empleado recepcion recepcionista
 urgent emergency asap quickly urgently | urgente emergencia rapido pronto urgencia urgencias
 now immediately today | ahora ya inmediatamente
+ready prepared done finished | listo lista listos listas preparado preparada preparados preparadas terminado terminada
 again repeat another | otra otro repetir nuevo
 wrong mistake incorrect error | equivocado equivocacion incorrecto error
 week weekend monday tuesday wednesday thursday friday saturday sunday | semana lunes martes miercoles jueves viernes sabado domingo finde

@@ -68,8 +68,21 @@ const PHRASES: readonly Phrase[] = [
   { verb: forms('sort sorts sorted sorting'), particle: ['out'], gap: 2, says: ['fix'] },
   { verb: forms('top tops topped topping'), particle: ['up'], gap: 2, says: ['topup'] },
   { verb: forms('pick picks picked picking'), particle: ['up'], gap: 2, says: ['collect'] },
-  { verb: forms('check checks checked checking'), particle: ['in'], gap: 0, says: ['checkin'] },
-  { verb: forms('check checks checked checking'), particle: ['out'], gap: 0, says: ['checkout'] },
+  // "check me in", "check us out": a pronoun may stand between verb and particle.
+  {
+    verb: forms('check checks checked checking'),
+    particle: ['in'],
+    gap: 1,
+    gapWords: forms('me us him her them'),
+    says: ['checkin'],
+  },
+  {
+    verb: forms('check checks checked checking'),
+    particle: ['out'],
+    gap: 1,
+    gapWords: forms('me us him her them'),
+    says: ['checkout'],
+  },
   // "I no longer need the car", "ya no quiero el paquete": what was asked for is called off.
   {
     verb: forms('no'),
