@@ -22,7 +22,7 @@ import { extractSlots, type SlotContext, type SlotValues } from './extract-slots
 import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
 import { isBotQuestion } from './bot-question.js';
-import { isGreetingOnly } from './greeting-only.js';
+import { isGreetingOnly, withoutOpeningGreeting } from './greeting-only.js';
 import { IndexCache } from './index-cache.js';
 import { asksForCallback, asksForPerson } from './person-request.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
@@ -234,7 +234,8 @@ export function createBuiltinUnderstander(
     understand(input) {
       const started = performance.now();
       const index = cache.get(input.intents);
-      const raw = index.score(input.text, input.locale, {
+      // The intents are scored on the request, without the greeting it opens with.
+      const raw = index.score(withoutOpeningGreeting(input.text), input.locale, {
         now: input.now,
         timezone: input.timezone,
       });
