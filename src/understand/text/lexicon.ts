@@ -36,7 +36,7 @@ area zone region neighbourhood postcode district | zona barrio region codigo
 phone number mobile cell telephone | telefono numero movil celular
 email mail | correo electronico email
 damage damaged broken smashed crushed cracked torn ripped wet destroyed broke chipped snapped | roto rota danado danada aplastado aplastada destrozado mojado romper rompio rompi rompe partido partida
-missing lost gone absent | falta faltan perdido perdida
+missing lost gone absent mislaid | falta faltan perdido perdida extraviado extraviada extravio
 complaint complain claim refund problem issue | reclamacion queja quejar reclamar devolucion problema
 help support assistance | ayuda soporte asistencia
 allergy allergic allergen intolerance intolerant | alergia alergico alergica alergeno intolerancia
@@ -60,12 +60,12 @@ statement transactions movements history | extracto movimientos historial transa
 transfer wire | transferencia transferir
 loan mortgage credit | prestamo hipoteca
 return exchange | devolver devolucion cambiar cambio
-refund reimburse | reembolso reembolsar devolucion
+refund reimburse compensation compensate | reembolso reembolsar devolucion indemnizacion compensacion
 appointment slot visit consultation session appt | cita turno visita consulta sesion hueco huecos
 room suite bed | habitacion cuarto cama
 night stay nights | noche estancia noches
 guest people persons adults children kids person | huesped personas adultos ninos
-table tables seat seats | mesa mesas sitio
+table tables seat seats | mesa mesas sitio asiento asientos
 checkin arrival | entrada llegada
 checkout departure | salida
 breakfast lunch dinner meal | desayuno almuerzo comida cena
@@ -85,6 +85,7 @@ install setup installation | instalar instalacion configurar
 upgrade improve | mejorar ampliar
 discount offer promo promotion coupon code deal | descuento oferta promocion cupon codigo promo
 stock available availability left | disponible disponibilidad quedan existencias
+choose select selection choice | elegir escoger seleccionar eleccion
 size sizes fit | talla tamano medida
 colour colours color | colores color
 buy purchase | comprar adquirir

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_UNDERSTAND_THRESHOLD } from '../../../src/understand/builtin/index.js';
 import { isBotQuestion } from '../../../src/understand/builtin/bot-question.js';
+import { withoutOpeningGreeting } from '../../../src/understand/builtin/greeting-only.js';
+import { asksForPerson } from '../../../src/understand/builtin/person-request.js';
 import { ObjectFit } from '../../../src/understand/builtin/object-fit.js';
 import { meaningOf } from '../../../src/understand/text/lexicon.js';
 import { readPhrases } from '../../../src/understand/text/phrasal-verbs.js';
@@ -135,6 +137,12 @@ describe('lexicon: domain-neutral customer-service verbs and states', () => {
     ['preparado', 'es', 'ready'],
     ['ready', 'en', 'ready'],
     ['done', 'en', 'ready'],
+    ['extraviado', 'es', 'missing'],
+    ['indemnizacion', 'es', 'refund'],
+    ['compensation', 'en', 'refund'],
+    ['asiento', 'es', 'table'],
+    ['escoger', 'es', 'choose'],
+    ['select', 'en', 'choose'],
   ])('should give %j (%s) the meaning %j', (word, language, meaning) => {
     expect(meaningOf(rootOf(word, language), language)).toBe(meaning);
   });
@@ -173,5 +181,41 @@ describe('text slots end at a comparison, a new clause, or a cue before a taken 
       locale,
     );
     expect(u.slots?.['address']?.value).toBe(value);
+  });
+});
+
+describe('Spanish ways of asking to be attended or put through', () => {
+  it.each([
+    'necesito que me atienda una persona de verdad',
+    '¿me pones con alguien de la librería?',
+    '¿me pasáis con un empleado?',
+  ])('should read %j as a request for a person', (text) => {
+    expect(asksForPerson(text)).toBe(true);
+  });
+  it.each(['¿me pones la novela en una bolsa?', 'atiende a mi pedido'])(
+    'should not read %j as one',
+    (text) => {
+      expect(asksForPerson(text)).toBe(false);
+    },
+  );
+});
+
+describe('a greeting that opens a request is left out of the intent scores', () => {
+  it.each([
+    ["Good morning, I'd like to order my books again", "I'd like to order my books again"],
+    ['hola buenas, quería encargar un libro', 'quería encargar un libro'],
+    ['hi there! cancel my order', 'cancel my order'],
+    ['hi cancel my order', 'cancel my order'],
+    ['hola buenas', 'hola buenas'],
+    ['hello, thanks', 'hello, thanks'],
+    ['Highlands delivery', 'Highlands delivery'],
+  ])('should read %j as %j', (text, rest) => {
+    expect(withoutOpeningGreeting(text)).toBe(rest);
+  });
+  it('should be as confident with "Good morning, …" as without it', async () => {
+    const bare = await understand("I'd like to order the new novel again");
+    const greeted = await understand("Good morning, I'd like to order the new novel again");
+    expect(greeted.intent?.id).toBe('order');
+    expect(greeted.intent?.confidence).toBe(bare.intent?.confidence);
   });
 });
