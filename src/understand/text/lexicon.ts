@@ -17,11 +17,11 @@ import { rootOf, ROOT_LANGUAGES } from './roots.js';
 const LINES = `
 cancel scrap abort annul revoke withdraw remove delete | cancelar anular cancela anula cancele eliminar borrar
 change modify edit update alter amend swap switch replace | cambiar modificar editar actualizar cambia modifica actualiza sustituir
-add include extra more | anadir agregar incluir sumar mas extra
+add include extra more | anadir agregar incluir sumar mas extra meter
 order purchase buy | pedido pedir compra comprar encargar encargo
 send ship post mail dispatch | enviar mandar envio despachar
 parcel package packet box shipment parcels | paquete caja bulto envio
-deliver delivery bring drop redeliver | entregar entrega repartir reparto llevar traer acercar domicilio
+deliver delivery bring drop redeliver | entregar entrega repartir reparto llevar traer traigo traiga traigan traigais acercar domicilio
 collect pickup pick collection fetch | recoger recogida
 track tracking status whereabouts | seguimiento rastrear estado
 arrive arrival come turn reach | llegar llega venir viene

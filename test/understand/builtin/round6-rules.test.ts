@@ -143,6 +143,8 @@ describe('lexicon: domain-neutral customer-service verbs and states', () => {
     ['asiento', 'es', 'table'],
     ['escoger', 'es', 'choose'],
     ['select', 'en', 'choose'],
+    ['traigan', 'es', 'deliver'],
+    ['meter', 'es', 'add'],
   ])('should give %j (%s) the meaning %j', (word, language, meaning) => {
     expect(meaningOf(rootOf(word, language), language)).toBe(meaning);
   });
@@ -218,4 +220,23 @@ describe('a greeting that opens a request is left out of the intent scores', () 
     expect(greeted.intent?.id).toBe('order');
     expect(greeted.intent?.confidence).toBe(bare.intent?.confidence);
   });
+});
+
+describe('fixed customer-service phrases read as their meaning', () => {
+  it.each([
+    ['i want my money back', [['i'], ['want'], ['my'], ['refund'], []]],
+    ['quiero el dinero de vuelta', [['quiero'], ['el'], ['reembolso'], [], []]],
+    ['how much longer for my order', [['how'], ['waiting'], [], ['for'], ['my'], ['order']]],
+    ['falta mucho para mi pedido', [['esperando'], [], ['para'], ['mi'], ['pedido']]],
+    ['hace falta el dni', [['necesito'], [], ['el'], ['dni']]],
+  ])('should read %j', (text, expected) => {
+    expect(readPhrases(text.split(' '))).toEqual(expected);
+  });
+  it.each(['how much money do i need', 'falta un libro', 'how much is a longer book'])(
+    'should leave %j word for word',
+    (text) => {
+      const words = text.split(' ');
+      expect(readPhrases(words)).toEqual(words.map((w) => [w]));
+    },
+  );
 });
