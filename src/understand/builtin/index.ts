@@ -21,7 +21,8 @@ import { soundsLikeCorrection } from './correction.js';
 import { extractSlots, type SlotContext, type SlotValues } from './extract-slots.js';
 import { CHATTER_ID } from './chatter-phrases.js';
 import { HANDOFF_ID } from './handoff-phrases.js';
-import { isGreetingOnly } from './greeting-only.js';
+import { isBotQuestion } from './bot-question.js';
+import { isGreetingOnly, withoutOpeningGreeting } from './greeting-only.js';
 import { IndexCache } from './index-cache.js';
 import { asksForCallback, asksForPerson } from './person-request.js';
 import type { IntentIndex, RawScore } from './intent-index.js';
@@ -96,7 +97,9 @@ const UNASKED_QUESTION_FACTOR = 0.6;
 
 /**
  * Intents' confidences are multiplied by this for a message that only greets or thanks
- * (greeting-only.ts): whatever word of it an example shares, it asks for nothing.
+ * (greeting-only.ts): whatever word of it an example shares, it asks for nothing. The
+ * bot's intent for asking for a person is multiplied by it for a question about the bot
+ * (bot-question.ts): "are you a real person" shares "a real person" and asks for no one.
  */
 const GREETING_FACTOR = 0.5;
 
@@ -231,18 +234,24 @@ export function createBuiltinUnderstander(
     understand(input) {
       const started = performance.now();
       const index = cache.get(input.intents);
-      const raw = index.score(input.text, input.locale, {
+      // The intents are scored on the request, without the greeting it opens with.
+      const raw = index.score(withoutOpeningGreeting(input.text), input.locale, {
         now: input.now,
         timezone: input.timezone,
       });
       const unasked = unaskedBy(input.text, index, input.intents);
       const greeting = isGreetingOnly(input.text) ? GREETING_FACTOR : 1;
       const misfits = misfitsOf(index, input.intents, input.text, input.locale);
+      // A question about the bot is not a request for a person: the bot's own intent for
+      // one ("talk to a real person") shares its words but is not what it asks.
+      const aboutBot = isBotQuestion(input.text) && !asksForPerson(input.text);
+      const personAsked = aboutBot ? personIntentOf(index, input.intents) : undefined;
       const scores = raw
         .map((s): ScoredIntent => {
           const factor =
             (unasked.has(s.id) ? UNASKED_QUESTION_FACTOR : 1) *
             (misfits.has(s.id) ? MISFIT_FACTOR : 1) *
+            (s.id === personAsked ? GREETING_FACTOR : 1) *
             greeting;
           const confidence = confidenceOf(s);
           return {
@@ -253,9 +262,11 @@ export function createBuiltinUnderstander(
         .sort((a, b) => b.confidence - a.confidence);
       // Handoff is judged on its phrases' own cosine, with a higher bar than intents: a
       // message sharing one word with "necesito hablar con alguien" is not a request.
+      // A question about the bot ("are you a real person?") shares the phrases' words but
+      // asks what the bot is (bot-question.ts): only a request read from the words counts.
       const handoffRaw = raw.find((s) => s.id === HANDOFF_ID);
       const phrased =
-        handoffRaw !== undefined && handoffRaw.similarity >= HANDOFF_MIN_SIMILARITY
+        handoffRaw !== undefined && handoffRaw.similarity >= HANDOFF_MIN_SIMILARITY && !aboutBot
           ? confidenceOf(handoffRaw)
           : 0;
       const asked = asksForPerson(input.text);

@@ -167,6 +167,21 @@ export class ObjectFit {
       const closed = [...positions]
         .filter(([, p]) => p.own >= p.uses * CLOSED_SHARE)
         .map(([root]) => root);
+      // A word the examples only ever name as a thing ("drop my reservation", "anulad la
+      // reserva") and never act with is the bot's object: said as a verb with a foreign
+      // object ("¿me reserváis un hotel?") it is closed too.
+      const acting = new Set(
+        (parsed[i] ?? []).flatMap(({ language, items }) =>
+          items.filter((it) => it.object.length > 0).map((it) => keyOf(it.word, language)),
+        ),
+      );
+      for (const { language, items } of parsed[i] ?? []) {
+        for (const { object } of items) {
+          for (const w of object) {
+            if (!acting.has(keyOf(w, language)) && isOwn(w, language)) closed.push(w.root);
+          }
+        }
+      }
       this.#closed.set(intent.id, new Set(closed));
       for (const root of closed) this.#anyClosed.add(root);
     });
@@ -186,7 +201,7 @@ export class ObjectFit {
       if (!determined || object.length === 0) continue;
       const root = this.#known(word) ?? word.root;
       if (!this.#anyClosed.has(root)) continue;
-      if (!object.every((w) => this.#isForeign(w, language))) continue;
+      if (!this.#isForeignPhrase(object, language)) continue;
       for (const [id, closed] of this.#closed) {
         if (!closed.has(root)) continue;
         out.add(id);
@@ -219,14 +234,24 @@ export class ObjectFit {
     );
   }
 
-  /** Whether no example, slot value or object meaning of the bot has `word`. */
-  #isForeign(word: Word, language: string): boolean {
+  /**
+   * Whether a noun phrase is foreign to the bot: no word of it is the bot's and at least one
+   * is judged foreign. A short word the lexicon does not know is not judged either way
+   * ("gym" in "my gym membership", "ora" for "hora"): alone it is as likely a typo, beside
+   * a foreign word it is part of the same foreign thing.
+   */
+  #isForeignPhrase(phrase: readonly Word[], language: string): boolean {
+    const verdicts = phrase.map((w) => this.#verdict(w, language));
+    return verdicts.includes('foreign') && !verdicts.includes('own');
+  }
+
+  /** Whether an example, slot value or object meaning of the bot has `word` (own), none has it (foreign), or it is too short to tell. */
+  #verdict(word: Word, language: string): 'own' | 'foreign' | 'unjudged' {
     const meaning = meaningOf(word.root, language);
+    if (this.#known(word) !== undefined || this.#isValue(word)) return 'own';
+    if (meaning !== undefined) return this.#objectMeanings.has(meaning) ? 'own' : 'foreign';
     // A short word is judged only when the lexicon knows it ("car"): else it is as likely a typo ("ora").
-    if (!word.name && word.surface.length < MIN_FOREIGN_LENGTH && meaning === undefined)
-      return false;
-    if (this.#known(word) !== undefined || this.#isValue(word)) return false;
-    return meaning === undefined || !this.#objectMeanings.has(meaning);
+    return word.name || word.surface.length >= MIN_FOREIGN_LENGTH ? 'foreign' : 'unjudged';
   }
 }
 

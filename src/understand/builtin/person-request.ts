@@ -55,7 +55,10 @@ const TYPO_TOLERANT = [
 /** Verbs of talking to someone: any person word after them is the one asked for. */
 const TALK = new Set(
   `talk speak chat connect transfer through hablar habla hablo pasame pasa pasarme pasadme
-  pasas ponme poner pon ponerme comunicame comunicar comunicarme`.split(/\s+/),
+  pasas pasais pasan pase pasen ponme poner pon ponerme pones pone poneis ponen ponga pongan
+  comunicame comunicar comunicarme atienda atiendan atiende atender atenderme atiendame`.split(
+    /\s+/,
+  ),
 );
 
 /** Verbs of asking for something: a request with a named person ("get me an agent"). */

@@ -17,11 +17,11 @@ import { rootOf, ROOT_LANGUAGES } from './roots.js';
 const LINES = `
 cancel scrap abort annul revoke withdraw remove delete | cancelar anular cancela anula cancele eliminar borrar
 change modify edit update alter amend swap switch replace | cambiar modificar editar actualizar cambia modifica actualiza sustituir
-add include extra more | anadir agregar incluir sumar mas extra
+add include extra more | anadir agregar incluir sumar mas extra meter
 order purchase buy | pedido pedir compra comprar encargar encargo
 send ship post mail dispatch | enviar mandar envio despachar
 parcel package packet box shipment parcels | paquete caja bulto envio
-deliver delivery bring drop redeliver | entregar entrega repartir reparto llevar traer domicilio
+deliver delivery bring drop redeliver | entregar entrega repartir reparto llevar traer traigo traiga traigan traigais acercar domicilio
 collect pickup pick collection fetch | recoger recogida
 track tracking status whereabouts | seguimiento rastrear estado
 arrive arrival come turn reach | llegar llega venir viene
@@ -36,7 +36,7 @@ area zone region neighbourhood postcode district | zona barrio region codigo
 phone number mobile cell telephone | telefono numero movil celular
 email mail | correo electronico email
 damage damaged broken smashed crushed cracked torn ripped wet destroyed broke chipped snapped | roto rota danado danada aplastado aplastada destrozado mojado romper rompio rompi rompe partido partida
-missing lost gone absent | falta faltan perdido perdida
+missing lost gone absent mislaid | falta faltan perdido perdida extraviado extraviada extravio
 complaint complain claim refund problem issue | reclamacion queja quejar reclamar devolucion problema
 help support assistance | ayuda soporte asistencia
 allergy allergic allergen intolerance intolerant | alergia alergico alergica alergeno intolerancia
@@ -60,12 +60,12 @@ statement transactions movements history | extracto movimientos historial transa
 transfer wire | transferencia transferir
 loan mortgage credit | prestamo hipoteca
 return exchange | devolver devolucion cambiar cambio
-refund reimburse | reembolso reembolsar devolucion
+refund reimburse compensation compensate | reembolso reembolsar devolucion indemnizacion compensacion
 appointment slot visit consultation session appt | cita turno visita consulta sesion hueco huecos
 room suite bed | habitacion cuarto cama
 night stay nights | noche estancia noches
 guest people persons adults children kids person | huesped personas adultos ninos
-table tables seat seats | mesa mesas sitio
+table tables seat seats | mesa mesas sitio asiento asientos
 checkin arrival | entrada llegada
 checkout departure | salida
 breakfast lunch dinner meal | desayuno almuerzo comida cena
@@ -85,12 +85,13 @@ install setup installation | instalar instalacion configurar
 upgrade improve | mejorar ampliar
 discount offer promo promotion coupon code deal | descuento oferta promocion cupon codigo promo
 stock available availability left | disponible disponibilidad quedan existencias
+choose select selection choice | elegir escoger seleccionar eleccion
 size sizes fit | talla tamano medida
 colour colours color | colores color
 buy purchase | comprar adquirir
 product item article thing | producto articulo cosa
 gift present | regalo
-receipt ticket proof | recibo comprobante justificante ticket
+receipt ticket proof | recibo comprobante justificante ticket billete billetes
 feedback review opinion rating | resena valoracion opinion
 thank thanks grateful | gracias agradecido
 hello hi hey greetings morning afternoon evening | hola buenas saludos
@@ -100,6 +101,7 @@ no nope nah not wrong incorrect | no tampoco incorrecto
 person human agent someone representative operator staff reception receptionist | persona humano agente alguien asesor operador empleado recepcion recepcionista
 urgent emergency asap quickly urgently | urgente emergencia rapido pronto urgencia urgencias
 now immediately today | ahora ya inmediatamente
+ready prepared done finished | listo lista listos listas preparado preparada preparados preparadas terminado terminada
 again repeat another | otra otro repetir nuevo
 wrong mistake incorrect error | equivocado equivocacion incorrecto error
 week weekend monday tuesday wednesday thursday friday saturday sunday | semana lunes martes miercoles jueves viernes sabado domingo finde

@@ -68,8 +68,21 @@ const PHRASES: readonly Phrase[] = [
   { verb: forms('sort sorts sorted sorting'), particle: ['out'], gap: 2, says: ['fix'] },
   { verb: forms('top tops topped topping'), particle: ['up'], gap: 2, says: ['topup'] },
   { verb: forms('pick picks picked picking'), particle: ['up'], gap: 2, says: ['collect'] },
-  { verb: forms('check checks checked checking'), particle: ['in'], gap: 0, says: ['checkin'] },
-  { verb: forms('check checks checked checking'), particle: ['out'], gap: 0, says: ['checkout'] },
+  // "check me in", "check us out": a pronoun may stand between verb and particle.
+  {
+    verb: forms('check checks checked checking'),
+    particle: ['in'],
+    gap: 1,
+    gapWords: forms('me us him her them'),
+    says: ['checkin'],
+  },
+  {
+    verb: forms('check checks checked checking'),
+    particle: ['out'],
+    gap: 1,
+    gapWords: forms('me us him her them'),
+    says: ['checkout'],
+  },
   // "I no longer need the car", "ya no quiero el paquete": what was asked for is called off.
   {
     verb: forms('no'),
@@ -97,6 +110,19 @@ const PHRASES: readonly Phrase[] = [
     gap: 0,
     says: ['perdido'],
   },
+  // "my money back", "el dinero de vuelta": a refund, not a balance.
+  { verb: forms('money'), particle: ['back'], gap: 0, says: ['refund'] },
+  { verb: forms('dinero'), particle: ['de', 'vuelta'], gap: 0, says: ['reembolso'] },
+  // "how much longer", "¿falta mucho?": still waiting, not a price or something missing.
+  { verb: forms('much'), particle: ['longer'], gap: 0, says: ['waiting'] },
+  {
+    verb: forms('falta faltan queda quedan'),
+    particle: ['mucho|poco'],
+    gap: 0,
+    says: ['esperando'],
+  },
+  // "¿hace falta el carnet?": is it needed, not missing.
+  { verb: forms('hace hacen'), particle: ['falta'], gap: 0, says: ['necesito'] },
   // "any update on my order": news of it, not a change to it.
   { verb: forms('any an'), particle: ['update|updates'], gap: 0, says: ['status'] },
   // "en vez de", "en lugar de": instead of.

@@ -23,6 +23,21 @@ export function stem(word: string): string {
 /** Languages with a Snowball stemmer here. */
 export const ROOT_LANGUAGES: readonly string[] = Object.keys(STEMMERS);
 
+/**
+ * A folded Spanish vosotros verb form with its accent back ("traigais" → "traigáis",
+ * "podriais" → "podríais", "teneis" → "tenéis"): Snowball finds these endings only
+ * accented, and customers write them without, so "¿me lo traigáis?" and "traigan" met only
+ * when the accent was typed. Words under six letters ("seis", "pais") and numbers ending
+ * in "seis" ("dieciseis") are left alone.
+ */
+function withVosotrosAccent(word: string): string {
+  if (word.length < 6 || word.endsWith('seis')) return word;
+  if (word.endsWith('iais')) return `${word.slice(0, -4)}íais`;
+  if (word.endsWith('ais')) return `${word.slice(0, -3)}áis`;
+  if (word.endsWith('eis')) return `${word.slice(0, -3)}éis`;
+  return word;
+}
+
 /** Per language: word → root, for the words seen lately. */
 const memo = new Map<string, Map<string, string>>();
 const MEMO_LIMIT = 50_000;
@@ -43,7 +58,7 @@ export function rootOf(word: string, language: string): string {
   }
   const hit = roots.get(word);
   if (hit !== undefined) return hit;
-  const root = stemmer(word);
+  const root = stemmer(language === 'es' ? withVosotrosAccent(word) : word);
   if (roots.size >= MEMO_LIMIT) roots.clear();
   roots.set(word, root);
   return root;

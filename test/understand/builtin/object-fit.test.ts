@@ -60,7 +60,10 @@ describe('ObjectFit', () => {
     ['quiero cancelar mi suscripción de Netflix', 'es', 'cancel'],
     ['can I book a table for dinner', 'en', 'book'],
   ])('should find %j does not fit %s', (text, locale, intent) => {
-    expect([...fit.misfits(text, locale)]).toEqual([intent]);
+    // Other intents may misfit too: "book a table" fits cancel and change no better, as
+    // their examples only name a booking (round 6), but an open position never misfits.
+    expect([...fit.misfits(text, locale)]).toContain(intent);
+    expect([...fit.misfits(text, locale)]).not.toContain('lost');
   });
 
   it.each([

@@ -61,11 +61,12 @@ describe('builtin understander on the labelled sets', () => {
     // restaurant 89.4; after "can't find" / "no encuentro" and "any update": pizza 91.1, card
     // 91.9. Round 5 (issue #30, heldout4's categories): courier slots 96.4 (un paquete);
     // salon 88.8 / 97.7 (oneOf typos, callbacks); card 91.9 (+1 person request, −1 at 0.59);
-    // telecom 93.2 (person request).
-    ['pizza', 0.9, 0.96, 0.05],
+    // telecom 93.2 (person request). Round 6 (issue #30): salon 89.4 (vosotros forms),
+    // pizza 91.8 ("how much longer"), card 93.1 ("money back").
+    ['pizza', 0.91, 0.96, 0.05],
     ['courier', 0.91, 0.95, 0.05],
-    ['salon', 0.88, 0.96, 0.05],
-    ['card', 0.91, 0.96, 0.05],
+    ['salon', 0.89, 0.96, 0.05],
+    ['card', 0.93, 0.96, 0.05],
     ['restaurant', 0.88, 0.93, 0.05],
     // heldout2/: written later; measured before two general fixes their misses suggested.
     ['telecom', 0.92, 0.84, 0.05],

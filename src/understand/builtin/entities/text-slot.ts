@@ -17,9 +17,16 @@ const CUES: Record<string, RegExp> = {
 const ANY_CUE =
   /(?:(?:^|[\s,])(?:to|at|for|is|into|in|near|around|a|en|para|hacia|es|cerca de)|:)(?=\s)/g;
 const ARTICLE = /^(?:the|my|la|el|mi)\s+/i;
+/**
+ * Where a value ends: a clause end, a filler word, a comparison ("Porto than Lisbon",
+ * "Sevilla que a Valencia": the value is the first place), or a comma that opens a new
+ * clause in lower case ("Lisbon, this is the second time"; "14 Park Road, Leeds" goes on).
+ */
 const STOP =
-  /[.!?;]|\s(?:instead|please|pls|thanks|asap|since|por favor|gracias|mejor|en vez|en lugar|desde)\b/;
-const TRAILING = /[\s,]+(?:on|at|for|by|the|and|since|from|el|la|a|para|y|en|desde)?\s*$/i;
+  /[.!?;]|,\s*(?=\p{Ll})|\s(?:instead|please|pls|thanks|asap|since|than|por favor|gracias|mejor|en vez|en lugar|desde|que)\b/u;
+/** A cue or article left at the end of a value before a taken span ("Rome to | 9 December", "París al | 10 de diciembre"). */
+const TRAILING =
+  /[\s,]+(?:on|at|for|by|the|and|since|from|to|el|la|a|al|de|del|para|y|en|desde)?\s*$/i;
 const STREET =
   /^(?:street|st|road|rd|avenue|ave|av|avda|avenida|lane|ln|drive|dr|way|close|court|ct|place|pl|square|sq|crescent|terrace|grove|gardens|hill|park|calle|c|plaza|paseo|camino|carrera|carretera|ronda|rua|travesia)\b/i;
 
