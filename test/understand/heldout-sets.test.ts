@@ -11,8 +11,9 @@ import {
 } from 'switchboard';
 import type { EvalReport, IntentSpec, SlotSpec } from 'switchboard';
 
-// Third and fourth held-out sets (issue #30's check): a dental clinic and a car rental
-// (heldout3/), a hotel front desk and a furniture store (heldout4/), each a flow file
+// Third to sixth held-out sets (issue #30's check): a dental clinic and a car rental
+// (heldout3/), a hotel front desk and a furniture store (heldout4/), a pharmacy and an airline
+// (heldout5/), a bike shop and an energy supplier (heldout6/), each a flow file
 // written from the docs alone and ~160 labelled messages, committed before the first run.
 // The floors sit under the measured figures (NOTES.md there), so a change of the builtin
 // understander that makes these domains worse fails here.
@@ -55,7 +56,7 @@ async function intentsOf(file: string): Promise<IntentSpec[]> {
 
 interface Floors {
   /** The folder under test/fixtures/understand. */
-  dir: 'heldout3' | 'heldout4' | 'heldout5';
+  dir: 'heldout3' | 'heldout4' | 'heldout5' | 'heldout6';
   rows: number;
   intents: number;
   slots: number;
@@ -152,9 +153,34 @@ const SETS: Record<string, Floors> = {
     es: 0.81,
     oosConfidentWrong: 0.1,
   },
+  // Sixth held-out sets (a bike shop with a workshop, an electricity and gas supplier),
+  // written from the docs alone after round 6 had started and measured only on finished code.
+  // First run (main b5d8de5): 68.5% intents (en 67.6, es 70.2), 85.7% slots, 6 of 22
+  // out-of-scope taken; after round 6: 69.0% (en 68.5, es 70.2), 85.7% slots, 7 of 22. The
+  // floors record how far the builtin is from issue #30's targets on a domain nobody tuned on.
+  bikeshop: {
+    dir: 'heldout6',
+    rows: 168,
+    intents: 0.68,
+    slots: 0.85,
+    en: 0.67,
+    es: 0.7,
+    oosConfidentWrong: 0.32,
+  },
+  // First run (main b5d8de5): 75.2% intents (en 76.6, es 72.2), 85.3% slots, 7 of 23
+  // out-of-scope taken; after round 6: 75.8% (en 77.5, es 72.2), 86.0% slots, 6 of 23.
+  energy: {
+    dir: 'heldout6',
+    rows: 165,
+    intents: 0.75,
+    slots: 0.85,
+    en: 0.76,
+    es: 0.72,
+    oosConfidentWrong: 0.27,
+  },
 };
 
-describe('builtin understander on the third, fourth and fifth held-out sets', () => {
+describe('builtin understander on the third to sixth held-out sets', () => {
   for (const [domain, floors] of Object.entries(SETS)) {
     it(`should keep the ${domain} set at or above its first-run floors`, async () => {
       const dir = `${ROOT}/${floors.dir}/${domain}`;
