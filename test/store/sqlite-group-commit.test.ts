@@ -44,3 +44,69 @@ describe('GroupCommit.betweenGroups', () => {
     expect(db.inTransaction).toBe(false);
   });
 });
+
+describe('GroupCommit.soon', () => {
+  it('should run a write in the open group at once', async () => {
+    const { db, group, count } = setup();
+    const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+    const written = group.write(() => insert.run(1), false);
+    group.soon(
+      () => void insert.run(2),
+      60_000,
+      () => undefined,
+    );
+    expect(count()).toBe(2);
+    await written;
+  });
+
+  it('should run a waiting write first in the next group, oldest first', async () => {
+    const { db, group } = setup();
+    const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+    group.soon(
+      () => void insert.run(1),
+      60_000,
+      () => undefined,
+    );
+    group.soon(
+      () => void insert.run(2),
+      60_000,
+      () => undefined,
+    );
+    expect(db.inTransaction).toBe(false);
+    await group.write(() => insert.run(3), false);
+    const rows = db.prepare('SELECT n FROM t ORDER BY rowid').raw().all() as [number][];
+    expect(rows.map((r) => r[0])).toEqual([1, 2, 3]);
+  });
+
+  it('should commit a waiting write in a group of its own after withinMs', async () => {
+    const { db, group, count } = setup();
+    group.soon(
+      () => void db.prepare('INSERT INTO t (n) VALUES (1)').run(),
+      20,
+      () => undefined,
+    );
+    expect(db.inTransaction).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(db.inTransaction).toBe(false);
+    expect(count()).toBe(1);
+  });
+
+  it('should write the waiting writes on flush, and report a throw to onError', () => {
+    const { db, group, count } = setup();
+    const errors: string[] = [];
+    group.soon(
+      () => void db.prepare('INSERT INTO nowhere (n) VALUES (1)').run(),
+      60_000,
+      (e) => errors.push(e.message),
+    );
+    group.soon(
+      () => void db.prepare('INSERT INTO t (n) VALUES (1)').run(),
+      60_000,
+      () => undefined,
+    );
+    group.flush();
+    expect(db.inTransaction).toBe(false);
+    expect(count()).toBe(1);
+    expect(errors).toEqual([expect.stringContaining('nowhere')]);
+  });
+});
