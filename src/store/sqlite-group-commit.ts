@@ -38,6 +38,10 @@ export class GroupCommit {
   /** Writes that go first in the next group ({@link soon}), oldest first. */
   #soon: Array<{ apply: () => void; onError: (error: Error) => void }> = [];
   #soonTimer: NodeJS.Timeout | undefined;
+  /** The open group commits after this turn (a write waits for it). */
+  #commitSoon = false;
+  /** Commits an open group of {@link lazy} writes alone when no write came. */
+  #lazyTimer: NodeJS.Timeout | undefined;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -58,6 +62,7 @@ export class GroupCommit {
     let result: T;
     try {
       this.#open();
+      this.#commitAfterThisTurn();
       result = savepoint ? this.#inSavepoint(apply) : apply();
     } catch (error) {
       return Promise.reject(asError(error));
@@ -66,6 +71,23 @@ export class GroupCommit {
     return new Promise<T>((resolve, reject) => {
       group.push({ result, resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  /**
+   * Runs `apply` in the open group now (opening one), in a savepoint of its own when
+   * `savepoint` is true, and returns its result at once, throwing as it throws; it commits
+   * with the group: that of the next {@link write} (the same turn or a later one), or
+   * `withinMs` later when none comes. For writes whose loss in a crash before that commit
+   * costs nothing but time (a lease taken or given back, an item acknowledged that the
+   * document records as applied): they share the commit of a write that waits.
+   */
+  lazy<T>(apply: () => T, savepoint: boolean, withinMs: number): T {
+    this.#open();
+    this.#lazyTimer ??= setTimeout(() => {
+      this.#lazyTimer = undefined;
+      this.#commitAfterThisTurn();
+    }, withinMs).unref();
+    return savepoint ? this.#inSavepoint(apply) : apply();
   }
 
   /**
@@ -84,7 +106,9 @@ export class GroupCommit {
     this.#soon.push({ apply, onError });
     this.#soonTimer ??= setTimeout(() => {
       this.#soonTimer = undefined;
-      if (this.#soon.length > 0) this.#open();
+      if (this.#soon.length === 0) return;
+      this.#open();
+      this.#commitAfterThisTurn();
     }, withinMs).unref();
   }
 
@@ -106,6 +130,9 @@ export class GroupCommit {
     const group = this.#group;
     if (group === undefined) return;
     this.#group = undefined;
+    this.#commitSoon = false;
+    clearTimeout(this.#lazyTimer);
+    this.#lazyTimer = undefined;
     try {
       this.#sql.commit.run();
     } catch (error) {
@@ -124,13 +151,19 @@ export class GroupCommit {
     if (this.#group !== undefined) return;
     this.#sql.begin.run();
     this.#group = [];
-    afterThisTurn(() => this.flush());
     if (this.#soon.length === 0) return;
     const soon = this.#soon;
     this.#soon = [];
     clearTimeout(this.#soonTimer);
     this.#soonTimer = undefined;
     for (const write of soon) runReporting(write.apply, write.onError);
+  }
+
+  /** Has the open group commit right after this turn (once). */
+  #commitAfterThisTurn(): void {
+    if (this.#commitSoon) return;
+    this.#commitSoon = true;
+    afterThisTurn(() => this.flush());
   }
 
   #inSavepoint<T>(apply: () => T): T {

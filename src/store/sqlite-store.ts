@@ -63,6 +63,12 @@ export const CHECKPOINTER_AFTER_WRITES = 256;
 /** The longest a budget journal row waits for a write to ride with (then it commits alone). */
 export const JOURNAL_WITHIN_MS = 1_000;
 
+/**
+ * The longest a lazy write (a conversation's lease taken, an item acknowledged with the
+ * lease given back) waits for a write to commit with (then it commits alone).
+ */
+export const LAZY_WITHIN_MS = 1_000;
+
 /** Writes between two sweeps of expired rows. */
 const SWEEP_EVERY = 2000;
 /** A write of several statements (it needs a savepoint of its own). */
@@ -390,14 +396,20 @@ export class SqliteStore implements Store {
     ttlMs: number,
     now: number,
   ): Promise<AcquiredConversation | undefined> {
-    return this.#write(() => {
-      const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
-      if (lease === undefined) return undefined;
-      const doc = this.#row('docVersion', conversationId);
-      const docVersion =
-        doc === undefined || Number(doc[1]) <= this.#clock.now() ? 0 : Number(doc[0]);
-      return { lease, first: this.#peek(conversationId, 1)[0], docVersion };
-    });
+    // Lazy: a lease lost in a crash is nothing (it guards this process's drains; the file
+    // has one process); the turn's document write commits it.
+    return this.#write(
+      () => {
+        const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
+        if (lease === undefined) return undefined;
+        const doc = this.#row('docVersion', conversationId);
+        const docVersion =
+          doc === undefined || Number(doc[1]) <= this.#clock.now() ? 0 : Number(doc[0]);
+        return { lease, first: this.#peek(conversationId, 1)[0], docVersion };
+      },
+      1,
+      true,
+    );
   }
 
   releaseConversation(conversationId: string, owner: string): Promise<number> {
@@ -407,13 +419,22 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Lazy ({@link GroupCommit.lazy}): an acknowledgement lost in a crash brings the item
+   * back, and the engine finds it recorded as applied in the document (written and
+   * committed before); a release lost leaves the lease to expire.
+   */
   ackAndRelease(conversationId: string, ids: readonly string[], owner: string): Promise<number> {
-    return this.#write((now) => {
-      for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
-      const left = Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
-      if (left === 0) this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
-      return left;
-    }, MANY);
+    return this.#write(
+      (now) => {
+        for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
+        const left = Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
+        if (left === 0) this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
+        return left;
+      },
+      MANY,
+      true,
+    );
   }
 
   #acquire(name: string, owner: string, ttlMs: number, now: number): Lease | undefined {
@@ -467,20 +488,27 @@ export class SqliteStore implements Store {
   /**
    * Runs a write in the group transaction ({@link GroupCommit}); sweeps expired rows now
    * and then. A write of several statements (`MANY`), or one that sweeps, gets a savepoint
-   * so that a failure undoes it alone. Settles once the group commits.
+   * so that a failure undoes it alone. Settles once the group commits; a `lazy` one at once
+   * ({@link GroupCommit.lazy}: it commits with the next write, at most
+   * {@link LAZY_WITHIN_MS} later).
    */
-  #write<T>(operation: (now: number) => T, statements: 1 | typeof MANY = 1): Promise<T> {
+  #write<T>(
+    operation: (now: number) => T,
+    statements: 1 | typeof MANY = 1,
+    lazy = false,
+  ): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('The SQLite store is closed'));
     const now = this.#clock.now();
     const sweep = ++this.#writes >= SWEEP_EVERY;
-    const written = this.#group.write(
-      () => {
-        const result = operation(now);
-        if (sweep) this.#sweep(now);
-        return result;
-      },
-      statements === MANY || sweep,
-    );
+    const apply = (): T => {
+      const result = operation(now);
+      if (sweep) this.#sweep(now);
+      return result;
+    };
+    const savepoint = statements === MANY || sweep;
+    const written = lazy
+      ? run(() => this.#group.lazy(apply, savepoint, LAZY_WITHIN_MS))
+      : this.#group.write(apply, savepoint);
     if (this.#untilCheckpointer > 0 && --this.#untilCheckpointer === 0)
       this.#checkpointer = startCheckpointer(
         this.#db,

@@ -110,3 +110,43 @@ describe('GroupCommit.soon', () => {
     expect(errors).toEqual([expect.stringContaining('nowhere')]);
   });
 });
+
+describe('GroupCommit.lazy', () => {
+  it('should return at once and commit with the next write that waits', async () => {
+    const { db, group, count } = setup();
+    const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+    expect(group.lazy(() => insert.run(1).changes, false, 60_000)).toBe(1);
+    // Not committed after this turn: nobody waits for it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(db.inTransaction).toBe(true);
+    await group.write(() => insert.run(2), false);
+    expect(db.inTransaction).toBe(false);
+    expect(count()).toBe(2);
+  });
+
+  it('should commit alone withinMs later when no write comes', async () => {
+    const { db, group, count } = setup();
+    group.lazy(() => db.prepare('INSERT INTO t (n) VALUES (1)').run(), false, 20);
+    expect(db.inTransaction).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(db.inTransaction).toBe(false);
+    expect(count()).toBe(1);
+  });
+
+  it('should undo only its own savepoint when it throws, and throw', async () => {
+    const { db, group, count } = setup();
+    const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+    expect(() =>
+      group.lazy(
+        () => {
+          insert.run(1);
+          throw new Error('boom');
+        },
+        true,
+        60_000,
+      ),
+    ).toThrow('boom');
+    await group.write(() => insert.run(2), false);
+    expect(count()).toBe(1);
+  });
+});

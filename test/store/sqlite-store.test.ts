@@ -17,7 +17,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { StateFileLockedError } from '../../src/store/sqlite-schema.js';
 import { CHECKPOINT_EVERY_MS, startCheckpointer } from '../../src/store/sqlite-checkpointer.js';
-import { CHECKPOINTER_AFTER_WRITES, SqliteStore } from '../../src/store/sqlite-store.js';
+import {
+  CHECKPOINTER_AFTER_WRITES,
+  LAZY_WITHIN_MS,
+  SqliteStore,
+} from '../../src/store/sqlite-store.js';
 import { storeContractSuite } from './store-contract.js';
 import { waitUntil } from '../wait-until.js';
 
@@ -182,6 +186,34 @@ describe('SqliteStore', () => {
     await Promise.all(writes);
     expect(store.database.inTransaction).toBe(false);
     expect(committed()).toBe(3);
+    await store.close();
+  });
+
+  it('should answer a lease taken or an item acknowledged at once and commit it with the next write', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    const committed = (sql: string): number => {
+      const reader = new Database(path, { readonly: true });
+      try {
+        return Number((reader.prepare(sql).raw().get() as [number])[0]);
+      } finally {
+        reader.close();
+      }
+    };
+    const item = { id: 'i1', sortKey: 1, payload: { n: 1 } };
+    expect(await store.enqueue('c1', item, 60_000)).toBe(true);
+    const taken = await store.acquireConversation('c1', 'w1', 10_000, Date.now());
+    expect(taken?.first?.id).toBe('i1');
+    // Answered, not committed: a second connection sees no lease yet.
+    expect(committed("SELECT COUNT(*) FROM leases WHERE owner = 'w1'")).toBe(0);
+    await store.putConversation('c1', { n: 1 }, 0, taken?.lease.token);
+    expect(committed("SELECT COUNT(*) FROM leases WHERE owner = 'w1'")).toBe(1);
+    expect(await store.ackAndRelease('c1', ['i1'], 'w1')).toBe(0);
+    expect(committed('SELECT COUNT(*) FROM inbox')).toBe(1);
+    // Nothing else written: it commits alone within LAZY_WITHIN_MS.
+    await waitUntil(() => committed('SELECT COUNT(*) FROM inbox') === 0, LAZY_WITHIN_MS + 1_000);
+    expect(committed("SELECT COUNT(*) FROM leases WHERE owner = ''")).toBe(1);
+    expect(store.database.inTransaction).toBe(false);
     await store.close();
   });
 
