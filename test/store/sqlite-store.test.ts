@@ -16,7 +16,11 @@ import Database from 'libsql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { StateFileLockedError } from '../../src/store/sqlite-schema.js';
-import { CHECKPOINT_EVERY_MS, startCheckpointer } from '../../src/store/sqlite-checkpointer.js';
+import {
+  CHECKPOINT_EVERY_MS,
+  QUIET_CHECKPOINT_MS,
+  startCheckpointer,
+} from '../../src/store/sqlite-checkpointer.js';
 import {
   CHECKPOINTER_AFTER_WRITES,
   LAZY_WITHIN_MS,
@@ -366,6 +370,44 @@ describe('SqliteStore', () => {
     const stopped = open();
     checkpointer.closeFile();
     expect(open()).toBe(stopped - 1);
+    await store.close();
+  });
+
+  it('should checkpoint on every look while writes are busy, every QUIET_CHECKPOINT_MS while they are few, never while nothing was committed', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path, backgroundCheckpoints: false });
+    const seen: number[] = [];
+    const checkpointer = startCheckpointer(
+      store.database,
+      path,
+      () => undefined,
+      20,
+      undefined,
+      (frames) => seen.push(frames),
+    );
+    // The schema's commits: copied at the first look.
+    expect(await waitUntil(() => seen.length === 1, 5_000)).toBe(true);
+    const startedAt = Date.now();
+    // Nothing committed: no checkpoint, look after look.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toHaveLength(1);
+    // A few frames: copied only once QUIET_CHECKPOINT_MS has passed since the last copy.
+    await store.setValue('small', 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toHaveLength(1);
+    expect(await waitUntil(() => seen.length === 2, QUIET_CHECKPOINT_MS + 2_000)).toBe(true);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(QUIET_CHECKPOINT_MS - 300);
+    // Many frames: busy, so the next commit is copied at the next look.
+    await Promise.all(
+      Array.from({ length: 400 }, (_, i) => store.setValue(`big${i}`, 'x'.repeat(4_000))),
+    );
+    expect(await waitUntil(() => seen.length === 3, QUIET_CHECKPOINT_MS + 2_000)).toBe(true);
+    const busyAt = Date.now();
+    await store.setValue('after', 1);
+    expect(await waitUntil(() => seen.length === 4, 1_000)).toBe(true);
+    expect(Date.now() - busyAt).toBeLessThan(QUIET_CHECKPOINT_MS);
+    await checkpointer.stop();
+    checkpointer.closeFile();
     await store.close();
   });
 
