@@ -7,15 +7,18 @@ import type Database from 'libsql';
 export const CHECKPOINT_EVERY_MS = 250;
 
 /**
- * How often it copies the WAL while writes are few: fewer than {@link BUSY_FRAMES} frames
- * since the last copy. Each copy syncs the WAL and the file (two fsyncs): at the real-load
+ * How often it copies the WAL while writes are few: fewer than
+ * {@link BUSY_FRAMES_PER_SECOND} frames a second since the last copy. Each copy syncs the WAL and the file (two fsyncs): at the real-load
  * bench's 4.5 messages/s, four copies a second were ~0.8 ms of CPU per message on the
  * checkpointer thread, for ~30 frames each.
  */
 export const QUIET_CHECKPOINT_MS = 2_000;
 
-/** Frames written between two looks (1 MiB at 4 KiB pages) that make the writes busy. */
-const BUSY_FRAMES = 256;
+/**
+ * Frames written per second (4 MiB at 4 KiB pages) that make the writes busy: the real-load
+ * bench writes ~150 a second; a webhook burst ~10,000.
+ */
+const BUSY_FRAMES_PER_SECOND = 1024;
 
 /** SQLite's default: an automatic checkpoint once the WAL holds this many pages. */
 const AUTO_CHECKPOINT_PAGES = 1000;
@@ -52,11 +55,13 @@ const tick = () => {
   if (version === seenVersion) return;
   const now = Date.now();
   if (!busy && now - checkpointedAt < workerData.quietEveryMs) return;
+  const seconds = Math.max(1, now - checkpointedAt) / 1000;
   seenVersion = version;
   checkpointedAt = now;
   const [, frames] = passive.get();
   // A WAL started over holds only what came since.
-  busy = (frames >= lastFrames ? frames - lastFrames : frames) >= workerData.busyFrames;
+  const written = frames >= lastFrames ? frames - lastFrames : frames;
+  busy = written >= workerData.busyFramesPerSecond * seconds;
   lastFrames = frames;
   if (workerData.report) parentPort.postMessage({ checkpointed: frames });
   if (workerData.boundFrames <= 0 || frames <= workerData.boundFrames) return;
@@ -113,7 +118,7 @@ export function startCheckpointer(
       path,
       everyMs,
       quietEveryMs: Math.max(everyMs, QUIET_CHECKPOINT_MS),
-      busyFrames: BUSY_FRAMES,
+      busyFramesPerSecond: BUSY_FRAMES_PER_SECOND,
       report: onCheckpoint !== undefined,
       fileFd,
       boundFrames: walBoundFrames(db),

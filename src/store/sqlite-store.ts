@@ -80,7 +80,8 @@ type Row = readonly unknown[];
  * The durable embedded {@link Store}: one SQLite file (through `libsql`, a
  * better-sqlite3-compatible binding with prebuilt binaries on the npm registry), WAL
  * journal, one process per file (see sqlite-schema.ts). Every write is atomic (a savepoint
- * of its own) and survives a crash of the process once its promise resolved.
+ * of its own) and survives a crash of the process once its promise resolved, but for the
+ * lazy ones (`acquireConversation`, `ackAndRelease`), which commit with the next write.
  *
  * The writes of one event-loop turn are committed together ({@link GroupCommit}).
  * Expired rows are swept every {@link SWEEP_EVERY} writes (indexed by expiry).

@@ -397,9 +397,10 @@ describe('SqliteStore', () => {
     expect(seen).toHaveLength(1);
     expect(await waitUntil(() => seen.length === 2, QUIET_CHECKPOINT_MS + 2_000)).toBe(true);
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(QUIET_CHECKPOINT_MS - 300);
-    // Many frames: busy, so the next commit is copied at the next look.
+    // Many frames (over 1,024 a second since the last copy): busy, so the next commit is
+    // copied at the next look.
     await Promise.all(
-      Array.from({ length: 400 }, (_, i) => store.setValue(`big${i}`, 'x'.repeat(4_000))),
+      Array.from({ length: 3_000 }, (_, i) => store.setValue(`big${i}`, 'x'.repeat(4_000))),
     );
     expect(await waitUntil(() => seen.length === 3, QUIET_CHECKPOINT_MS + 2_000)).toBe(true);
     const busyAt = Date.now();
