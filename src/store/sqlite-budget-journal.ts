@@ -28,7 +28,7 @@ export class SqliteBudgetJournal implements BudgetJournal {
   /**
    * `write` runs each `taken`/`settled` statement: by default on its own (an autocommit
    * transaction each); `SqliteStore.budgetJournal()` passes the store's group commit,
-   * so that they share the turn's one commit with the store's writes.
+   * so that they ride the commit of the store's next write.
    */
   constructor(db: Database.Database, write: JournalWrite = autocommit) {
     this.#write = write;

@@ -50,12 +50,24 @@ export interface SqliteStoreOptions extends OpenStateFileOptions {
    * {@link CHECKPOINTER_AFTER_WRITES} writes; false keeps SQLite's automatic ones.
    */
   readonly backgroundCheckpoints?: boolean;
-  /** Told when the checkpointer fails (automatic checkpoints take over). */
+  /**
+   * Told when background work fails: the checkpointer (automatic checkpoints take over),
+   * or a budget journal row, which nobody waits for.
+   */
   readonly onCheckpointError?: (message: string) => void;
 }
 
 /** Writes after which the checkpointer thread starts (small files never need one). */
 export const CHECKPOINTER_AFTER_WRITES = 256;
+
+/** The longest a budget journal row waits for a write to ride with (then it commits alone). */
+export const JOURNAL_WITHIN_MS = 1_000;
+
+/**
+ * The longest a lazy write (a conversation's lease taken, an item acknowledged with the
+ * lease given back) waits for a write to commit with (then it commits alone).
+ */
+export const LAZY_WITHIN_MS = 1_000;
 
 /** Writes between two sweeps of expired rows. */
 const SWEEP_EVERY = 2000;
@@ -68,7 +80,8 @@ type Row = readonly unknown[];
  * The durable embedded {@link Store}: one SQLite file (through `libsql`, a
  * better-sqlite3-compatible binding with prebuilt binaries on the npm registry), WAL
  * journal, one process per file (see sqlite-schema.ts). Every write is atomic (a savepoint
- * of its own) and survives a crash of the process once its promise resolved.
+ * of its own) and survives a crash of the process once its promise resolved, but for the
+ * lazy ones (`acquireConversation`, `ackAndRelease`), which commit with the next write.
  *
  * The writes of one event-loop turn are committed together ({@link GroupCommit}).
  * Expired rows are swept every {@link SWEEP_EVERY} writes (indexed by expiry).
@@ -120,15 +133,18 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * The budget journal on this file, its `taken`/`settled` rows written in the group
-   * transaction of the turn: two sends' worth of journal rows and the store's writes of a
-   * turn share one commit, instead of an autocommit transaction per row (measured on the
-   * real-load bench: see bench/RESULTS.md).
+   * The budget journal on this file, its `taken`/`settled` rows written with the next
+   * group transaction ({@link GroupCommit.soon}, at most {@link JOURNAL_WITHIN_MS} later):
+   * they share the commit of the store's next write instead of one of their own (measured
+   * on the real-load bench: see bench/RESULTS.md). A crash loses the rows of that last
+   * moment at most: the restarted limiter counts those few sends less.
    */
   budgetJournal(): SqliteBudgetJournal {
+    const onError = (error: Error): void =>
+      this.#onCheckpointError(`budget journal row not written: ${error.message}`);
     return new SqliteBudgetJournal(this.#db, (apply) => {
       if (this.#closed) throw new Error('The SQLite store is closed');
-      this.#group.join(apply);
+      this.#group.soon(apply, JOURNAL_WITHIN_MS, onError);
     });
   }
 
@@ -381,14 +397,20 @@ export class SqliteStore implements Store {
     ttlMs: number,
     now: number,
   ): Promise<AcquiredConversation | undefined> {
-    return this.#write(() => {
-      const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
-      if (lease === undefined) return undefined;
-      const doc = this.#row('docVersion', conversationId);
-      const docVersion =
-        doc === undefined || Number(doc[1]) <= this.#clock.now() ? 0 : Number(doc[0]);
-      return { lease, first: this.#peek(conversationId, 1)[0], docVersion };
-    });
+    // Lazy: a lease lost in a crash is nothing (it guards this process's drains; the file
+    // has one process); the turn's document write commits it.
+    return this.#write(
+      () => {
+        const lease = this.#acquire(`conv:${conversationId}`, owner, ttlMs, now);
+        if (lease === undefined) return undefined;
+        const doc = this.#row('docVersion', conversationId);
+        const docVersion =
+          doc === undefined || Number(doc[1]) <= this.#clock.now() ? 0 : Number(doc[0]);
+        return { lease, first: this.#peek(conversationId, 1)[0], docVersion };
+      },
+      1,
+      true,
+    );
   }
 
   releaseConversation(conversationId: string, owner: string): Promise<number> {
@@ -398,13 +420,22 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Lazy ({@link GroupCommit.lazy}): an acknowledgement lost in a crash brings the item
+   * back, and the engine finds it recorded as applied in the document (written and
+   * committed before); a release lost leaves the lease to expire.
+   */
   ackAndRelease(conversationId: string, ids: readonly string[], owner: string): Promise<number> {
-    return this.#write((now) => {
-      for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
-      const left = Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
-      if (left === 0) this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
-      return left;
-    }, MANY);
+    return this.#write(
+      (now) => {
+        for (const id of ids) this.#sql.deleteInboxItem.run(conversationId, id);
+        const left = Number(this.#row('inboxLeft', conversationId)?.[0] ?? 0);
+        if (left === 0) this.#sql.releaseLease.run(now, `conv:${conversationId}`, owner);
+        return left;
+      },
+      MANY,
+      true,
+    );
   }
 
   #acquire(name: string, owner: string, ttlMs: number, now: number): Lease | undefined {
@@ -458,20 +489,27 @@ export class SqliteStore implements Store {
   /**
    * Runs a write in the group transaction ({@link GroupCommit}); sweeps expired rows now
    * and then. A write of several statements (`MANY`), or one that sweeps, gets a savepoint
-   * so that a failure undoes it alone. Settles once the group commits.
+   * so that a failure undoes it alone. Settles once the group commits; a `lazy` one at once
+   * ({@link GroupCommit.lazy}: it commits with the next write, at most
+   * {@link LAZY_WITHIN_MS} later).
    */
-  #write<T>(operation: (now: number) => T, statements: 1 | typeof MANY = 1): Promise<T> {
+  #write<T>(
+    operation: (now: number) => T,
+    statements: 1 | typeof MANY = 1,
+    lazy = false,
+  ): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('The SQLite store is closed'));
     const now = this.#clock.now();
     const sweep = ++this.#writes >= SWEEP_EVERY;
-    const written = this.#group.write(
-      () => {
-        const result = operation(now);
-        if (sweep) this.#sweep(now);
-        return result;
-      },
-      statements === MANY || sweep,
-    );
+    const apply = (): T => {
+      const result = operation(now);
+      if (sweep) this.#sweep(now);
+      return result;
+    };
+    const savepoint = statements === MANY || sweep;
+    const written = lazy
+      ? run(() => this.#group.lazy(apply, savepoint, LAZY_WITHIN_MS))
+      : this.#group.write(apply, savepoint);
     if (this.#untilCheckpointer > 0 && --this.#untilCheckpointer === 0)
       this.#checkpointer = startCheckpointer(
         this.#db,

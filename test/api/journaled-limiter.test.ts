@@ -3,7 +3,7 @@ import { JournaledLimiter } from '../../src/api/journaled-limiter.js';
 import type { BudgetRule } from '../../src/api/limiter.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { SqliteBudgetJournal } from '../../src/store/sqlite-budget-journal.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { JOURNAL_WITHIN_MS, SqliteStore } from '../../src/store/sqlite-store.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ describe('JournaledLimiter', () => {
     await store.close();
   });
 
-  it("should write the store's journal rows in the turn's group transaction, durable once it commits", async () => {
+  it("should write the store's journal rows with the store's next write, durable once it commits", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-journal-'));
     const path = join(dir, 'state.db');
     const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
@@ -64,10 +64,10 @@ describe('JournaledLimiter', () => {
     const limiter = JournaledLimiter.open(store.budgetJournal(), clock);
     const taken = await limiter.take(rules, clock.now());
     expect(taken.ok).toBe(true);
-    // Inside the turn's open group: no autocommit of its own.
-    expect(store.database.inTransaction).toBe(true);
+    // No transaction of its own: the row waits for the next write.
+    expect(store.database.inTransaction).toBe(false);
     if (taken.ok) await limiter.complete(rules, taken.ticket, clock.now());
-    await store.putSend({
+    const written = store.putSend({
       id: 'c1:1:1',
       conversationId: 'c1',
       seq: 1,
@@ -76,6 +76,10 @@ describe('JournaledLimiter', () => {
       startedAt: clock.now(),
       messageId: 'm1',
     });
+    // Both rows went first into the write's group transaction.
+    expect(store.database.inTransaction).toBe(true);
+    expect(new SqliteBudgetJournal(store.database).since(clock.now() - 1_000)).toHaveLength(1);
+    await written;
     expect(store.database.inTransaction).toBe(false);
     await store.close();
     // Another process over the same file sees both rows (taken, then settled).
@@ -84,6 +88,33 @@ describe('JournaledLimiter', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.settled).toBe(true);
     await reopened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('should commit a journal row alone when no write comes within JOURNAL_WITHIN_MS, and on close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-journal-'));
+    const path = join(dir, 'state.db');
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const store = new SqliteStore({ path, clock });
+    const limiter = JournaledLimiter.open(store.budgetJournal(), clock);
+    const reader = new SqliteStore({ path: join(dir, 'other.db') });
+    const rowsOnDisk = (): number => {
+      // A second connection sees committed rows only.
+      reader.database.exec(`ATTACH DATABASE '${path}' AS s`);
+      const n = (
+        reader.database.prepare('SELECT COUNT(*) FROM s.budget_log').raw().get() as [number]
+      )[0];
+      reader.database.exec('DETACH DATABASE s');
+      return n;
+    };
+    expect((await limiter.take(rules, clock.now())).ok).toBe(true);
+    expect(rowsOnDisk()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, JOURNAL_WITHIN_MS + 200));
+    expect(rowsOnDisk()).toBe(1);
+    expect((await limiter.take(rules, clock.now())).ok).toBe(true);
+    await store.close();
+    expect(rowsOnDisk()).toBe(2);
+    await reader.close();
     rmSync(dir, { recursive: true, force: true });
   });
 });

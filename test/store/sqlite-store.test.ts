@@ -16,8 +16,16 @@ import Database from 'libsql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { StateFileLockedError } from '../../src/store/sqlite-schema.js';
-import { CHECKPOINT_EVERY_MS, startCheckpointer } from '../../src/store/sqlite-checkpointer.js';
-import { CHECKPOINTER_AFTER_WRITES, SqliteStore } from '../../src/store/sqlite-store.js';
+import {
+  CHECKPOINT_EVERY_MS,
+  QUIET_CHECKPOINT_MS,
+  startCheckpointer,
+} from '../../src/store/sqlite-checkpointer.js';
+import {
+  CHECKPOINTER_AFTER_WRITES,
+  LAZY_WITHIN_MS,
+  SqliteStore,
+} from '../../src/store/sqlite-store.js';
 import { storeContractSuite } from './store-contract.js';
 import { waitUntil } from '../wait-until.js';
 
@@ -185,6 +193,34 @@ describe('SqliteStore', () => {
     await store.close();
   });
 
+  it('should answer a lease taken or an item acknowledged at once and commit it with the next write', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path });
+    const committed = (sql: string): number => {
+      const reader = new Database(path, { readonly: true });
+      try {
+        return Number((reader.prepare(sql).raw().get() as [number])[0]);
+      } finally {
+        reader.close();
+      }
+    };
+    const item = { id: 'i1', sortKey: 1, payload: { n: 1 } };
+    expect(await store.enqueue('c1', item, 60_000)).toBe(true);
+    const taken = await store.acquireConversation('c1', 'w1', 10_000, Date.now());
+    expect(taken?.first?.id).toBe('i1');
+    // Answered, not committed: a second connection sees no lease yet.
+    expect(committed("SELECT COUNT(*) FROM leases WHERE owner = 'w1'")).toBe(0);
+    await store.putConversation('c1', { n: 1 }, 0, taken?.lease.token);
+    expect(committed("SELECT COUNT(*) FROM leases WHERE owner = 'w1'")).toBe(1);
+    expect(await store.ackAndRelease('c1', ['i1'], 'w1')).toBe(0);
+    expect(committed('SELECT COUNT(*) FROM inbox')).toBe(1);
+    // Nothing else written: it commits alone within LAZY_WITHIN_MS.
+    await waitUntil(() => committed('SELECT COUNT(*) FROM inbox') === 0, LAZY_WITHIN_MS + 1_000);
+    expect(committed("SELECT COUNT(*) FROM leases WHERE owner = ''")).toBe(1);
+    expect(store.database.inTransaction).toBe(false);
+    await store.close();
+  });
+
   it('should reject only the write that failed and keep the others of its turn', async () => {
     const store = new SqliteStore({ path: nextPath() });
     const circular: Record<string, unknown> = {};
@@ -334,6 +370,45 @@ describe('SqliteStore', () => {
     const stopped = open();
     checkpointer.closeFile();
     expect(open()).toBe(stopped - 1);
+    await store.close();
+  });
+
+  it('should checkpoint on every look while writes are busy, every QUIET_CHECKPOINT_MS while they are few, never while nothing was committed', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path, backgroundCheckpoints: false });
+    const seen: number[] = [];
+    const checkpointer = startCheckpointer(
+      store.database,
+      path,
+      () => undefined,
+      20,
+      undefined,
+      (frames) => seen.push(frames),
+    );
+    // The schema's commits: copied at the first look.
+    expect(await waitUntil(() => seen.length === 1, 5_000)).toBe(true);
+    const startedAt = Date.now();
+    // Nothing committed: no checkpoint, look after look.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toHaveLength(1);
+    // A few frames: copied only once QUIET_CHECKPOINT_MS has passed since the last copy.
+    await store.setValue('small', 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toHaveLength(1);
+    expect(await waitUntil(() => seen.length === 2, QUIET_CHECKPOINT_MS + 2_000)).toBe(true);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(QUIET_CHECKPOINT_MS - 300);
+    // Many frames (over 1,024 a second since the last copy): busy, so the next commit is
+    // copied at the next look.
+    await Promise.all(
+      Array.from({ length: 3_000 }, (_, i) => store.setValue(`big${i}`, 'x'.repeat(4_000))),
+    );
+    expect(await waitUntil(() => seen.length === 3, QUIET_CHECKPOINT_MS + 2_000)).toBe(true);
+    const busyAt = Date.now();
+    await store.setValue('after', 1);
+    expect(await waitUntil(() => seen.length === 4, 1_000)).toBe(true);
+    expect(Date.now() - busyAt).toBeLessThan(QUIET_CHECKPOINT_MS);
+    await checkpointer.stop();
+    checkpointer.closeFile();
     await store.close();
   });
 
