@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import express, {
   type Express,
   type NextFunction,
@@ -7,6 +7,7 @@ import express, {
   type Router,
 } from 'express';
 import type { Registry } from 'prom-client';
+import { postListenerOf } from '../ingest/express-adapter.js';
 
 /** Whether a worker can take work, as `/readyz` reports it. */
 export type Readiness =
@@ -36,11 +37,37 @@ export interface RunAppOptions {
  * serving, 503 `{status:'draining'}` on shutdown), `GET /readyz` (200 when the bot
  * started and the store answers, else 503 with a reason), `GET /metrics` (Prometheus
  * text) and the callback endpoint, which answers 503 while draining so the API
- * redelivers the callback to another worker.
+ * redelivers the callback to another worker. A `POST` to the callback path itself (the
+ * hot path: one per inbound message and three per send) is answered without express
+ * when the router is `bot.callbackRouter()`; everything else goes through express.
  * @example
  * const app = createRunApp({ probe, callbacks: { path: '/callbacks', router: bot.callbackRouter() } });
  */
-export function createRunApp(options: RunAppOptions): Express {
+export function createRunApp(options: RunAppOptions): RequestListener {
+  const app = createExpressApp(options);
+  const post =
+    options.callbacks === undefined ? undefined : postListenerOf(options.callbacks.router);
+  if (options.callbacks === undefined || post === undefined) return app;
+  const { path } = options.callbacks;
+  const withQuery = `${path}?`;
+  const { probe } = options;
+  return (req, res) => {
+    const url = req.url ?? '';
+    // Exactly the endpoint (a query string aside, as express ignores it); other spellings
+    // (a trailing slash, another case), other methods and draining take express's way.
+    if (
+      req.method === 'POST' &&
+      (url === path || url.startsWith(withQuery)) &&
+      !probe.isDraining()
+    ) {
+      post(req, res).catch(() => res.destroy());
+      return;
+    }
+    app(req, res);
+  };
+}
+
+function createExpressApp(options: RunAppOptions): Express {
   const { probe, callbacks, events } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -157,7 +184,7 @@ export interface Listening {
  * const { url } = await listenOn(app, '127.0.0.1', 0);
  */
 export function listenOn(
-  app: Express,
+  app: RequestListener,
   host: string,
   port: number,
   timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,

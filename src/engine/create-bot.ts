@@ -211,11 +211,15 @@ export function createBot(options: BotOptions): Bot {
     now: () => clock.now(),
     logger,
     async accept(events) {
+      // Six of the nine exchanges of an answered message are its sends' sent/delivered/read
+      // callbacks: verified and parsed, then kept in memory here; no store work to wait for.
+      if (events.every(changesNothing)) {
+        for (const event of events) noteDelivery(event);
+        return;
+      }
       // Tracked beyond the deadline: a write that lands late is still in flight (idle()).
       const work = scheduler.track(
         (async () => {
-          // Six of the nine exchanges of an answered message are its sends' sent/delivered/read
-          // callbacks: they are verified and parsed, then dropped here, before any store work.
           for (const event of events)
             if (!changesNothing(event))
               await deps.enqueue(conversationOf(event), toInboxItem(event), 'callback');

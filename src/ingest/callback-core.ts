@@ -13,6 +13,8 @@ import type {
   RawCallbackRequest,
   RawCallbackResponse,
 } from '../engine/types.js';
+import { leanReceivedEvent } from './lean-received.js';
+import { leanStatusEvent } from './lean-status.js';
 import { fromCallbackEvent } from './normalize.js';
 
 /** Default cap of a callback body (1 MiB). */
@@ -66,6 +68,15 @@ export const defaultParser: CallbackParser = (rawBody) => {
   if (typeof json === 'object' && json !== null && !Array.isArray(json) && typeof type === 'string')
     if (!KNOWN_TYPES.has(type))
       return { status: 'ok', events: [], ignored: `unknown event type "${type.slice(0, 64)}"` };
+  // The common bodies (statuses, plain inbound messages) are read without the schema when
+  // well formed; the schema still decides, and words the error, for anything else.
+  const lean =
+    type === 'message.status'
+      ? leanStatusEvent(json)
+      : type === 'message.received'
+        ? leanReceivedEvent(json)
+        : undefined;
+  if (lean !== undefined) return { status: 'ok', events: lean === null ? [] : [lean] };
   const parsed = CallbackEvent.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];

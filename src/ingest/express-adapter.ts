@@ -1,7 +1,14 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { RawCallbackRequest, RawCallbackResponse } from '../engine/types.js';
 import { DEFAULT_CALLBACK_BODY_BYTES } from './callback-core.js';
-import { readRawBody } from './read-raw-body.js';
+import {
+  callbackPostListener,
+  unreadableAnswer,
+  type CallbackPostListener,
+} from './callback-listener.js';
+
+/** The framework-free `POST` answer of each router made here (see {@link postListenerOf}). */
+const postListeners = new WeakMap<Router, CallbackPostListener>();
 
 /**
  * The express adapter of the callback endpoint: reads the raw body (size-capped while it
@@ -17,20 +24,10 @@ export function expressCallbackRouter(
 ): Router {
   const router = express.Router();
   const limit = options.maxBodyBytes ?? DEFAULT_CALLBACK_BODY_BYTES;
-  const answer = async (req: Request, res: Response): Promise<void> => {
-    // Read here, not by express.raw: the same answers (413, 415, 400) without its layers.
-    const body = await readRawBody(req, limit);
-    const result = await handle({ body, headers: req.headers });
-    // Written directly: the acknowledgement is the hot path, and express's `res.json`
-    // (ETag hashing, content-type negotiation) adds nothing to a small JSON envelope.
-    const json = JSON.stringify(result.body);
-    res.writeHead(result.status, {
-      ...result.headers,
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(json),
-    });
-    res.end(json);
-  };
+  // Read by the listener, not by express.raw: the same answers (413, 415, 400) without its
+  // layers; the acknowledgement is written directly (no ETag hashing of a small envelope).
+  const post = callbackPostListener(handle, { maxBodyBytes: limit });
+  postListeners.set(router, post);
   // One middleware for the endpoint instead of a route per method: no route matching on
   // the hot path. Other paths under the mount point fall through.
   router.use((req: Request, res: Response, next: NextFunction) => {
@@ -45,32 +42,23 @@ export function expressCallbackRouter(
         .json({ code: 'method_not_allowed', message: `${req.method} is not allowed; use POST` });
       return;
     }
-    answer(req, res).catch(next);
+    post(req, res).catch(next);
   });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    const status =
-      typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number'
-        ? err.status
-        : 400;
-    const answer =
-      status === 413
-        ? { status, code: 'payload_too_large', message: `callback body is over ${limit} bytes` }
-        : status === 415
-          ? {
-              status,
-              code: 'unsupported_encoding',
-              message: 'compressed callbacks are not accepted; send the body uncompressed',
-            }
-          : {
-              status: status >= 400 && status < 500 ? status : 400,
-              code: 'invalid_callback',
-              message: 'the callback body could not be read',
-            };
+    const answer = unreadableAnswer(err, limit);
     res.status(answer.status).json({ code: answer.code, message: answer.message });
   });
   return router;
+}
+
+/**
+ * The `POST` answer of a router made by {@link expressCallbackRouter}, to serve the
+ * endpoint without express on a hot path (`switchboard run`); undefined for other routers.
+ */
+export function postListenerOf(router: Router): CallbackPostListener | undefined {
+  return postListeners.get(router);
 }

@@ -61,7 +61,11 @@ describe('the callback server of switchboard run', () => {
     bot = undefined;
   });
 
-  async function start(store = new DownStore(), logs: Parameters<typeof recordingLogger>[0] = []) {
+  async function start(
+    store = new DownStore(),
+    logs: Parameters<typeof recordingLogger>[0] = [],
+    probe: { isDraining: () => boolean } = { isDraining: () => false },
+  ) {
     bot = createBot({
       flows: [echoFlow],
       handlers: {},
@@ -72,12 +76,22 @@ describe('the callback server of switchboard run', () => {
       callbacks: { secret: SECRET, maxBodyBytes: 4096 },
       tickMs: 0,
     });
+    const router = bot.callbackRouter();
+    // Counts the requests express hands to the router (the hot path bypasses express).
+    const viaExpress = { count: 0 };
+    // express 5's router runs `router.handle` for each request it is given (not typed).
+    const inner = router as unknown as { handle: (...args: unknown[]) => unknown };
+    const handle = inner.handle.bind(router);
+    inner.handle = (...args) => {
+      viaExpress.count++;
+      return handle(...args);
+    };
     const app = createRunApp({
-      probe: { isDraining: () => false, readiness: () => Promise.resolve({ status: 'ready' }) },
-      callbacks: { path: '/callbacks', router: bot.callbackRouter() },
+      probe: { ...probe, readiness: () => Promise.resolve({ status: 'ready' }) },
+      callbacks: { path: '/callbacks', router },
     });
     served = await listenOn(app, '127.0.0.1', 0, FAST);
-    return { url: served.url, store, logs };
+    return { url: served.url, store, logs, viaExpress };
   }
 
   const signed = (body: Buffer | string): Record<string, string> => {
@@ -109,6 +123,53 @@ describe('the callback server of switchboard run', () => {
       headers: signed(bad),
     });
     expect(res.status).toBe(400);
+  });
+
+  it('should answer a POST to the endpoint itself without express, others through it', async () => {
+    let draining = false;
+    const { url, viaExpress } = await start(new DownStore(), [], {
+      isDraining: () => draining,
+    });
+    // Statuses that change nothing: acknowledged, kept in memory, nothing to process.
+    const event = (id: string): string =>
+      JSON.stringify({
+        id,
+        type: 'message.status',
+        occurredAt: new Date().toISOString(),
+        data: { messageId: `m_${id}`, conversationId: 'c1', status: 'delivered' },
+      });
+    const post = (path: string, body: string, headers = signed(body)) =>
+      fetch(`${url}${path}`, { method: 'POST', body, headers });
+    const direct = await post('/callbacks', event('evt_d1'));
+    expect([direct.status, await direct.json()]).toEqual([200, { received: 1 }]);
+    expect(direct.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const query = await post('/callbacks?from=api', event('evt_d2'));
+    expect(query.status).toBe(200);
+    // Refusals on the direct path: the same envelopes as through express.
+    const forged = await post('/callbacks', event('evt_d3'), { ...signed('other') });
+    expect([forged.status, await forged.json()]).toMatchObject([
+      401,
+      { code: 'invalid_signature' },
+    ]);
+    const big = 'x'.repeat(5000);
+    const tooBig = await post('/callbacks', big);
+    expect([tooBig.status, await tooBig.json()]).toEqual([
+      413,
+      { code: 'payload_too_large', message: 'callback body is over 4096 bytes' },
+    ]);
+    const malformed = await post('/callbacks', '{"id":');
+    expect([malformed.status, await malformed.json()]).toEqual([
+      400,
+      { code: 'invalid_callback', message: 'body is not JSON' },
+    ]);
+    expect(viaExpress.count).toBe(0);
+    // A trailing slash is still the endpoint, answered through express.
+    const slash = await post('/callbacks/', event('evt_d4'));
+    expect([slash.status, viaExpress.count]).toEqual([200, 1]);
+    draining = true;
+    const drained = await post('/callbacks', event('evt_d5'));
+    expect([drained.status, drained.headers.get('retry-after')]).toEqual([503, '1']);
+    expect(await drained.json()).toMatchObject({ code: 'draining' });
   });
 
   it('should answer unknown paths with JSON 404 and wrong methods with JSON 405', async () => {

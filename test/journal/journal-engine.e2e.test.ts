@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { signCallback } from '../../src/api/callbacks.js';
 import {
   readConversationView,
   type InspectedConversation,
@@ -184,6 +185,50 @@ describe('journal: what the engine writes', () => {
     await h.bot.idle();
     expect(counted.counts.get('putConversation')).toBeUndefined();
     expect(counted.counts.get('putConversationWith')).toBeUndefined();
+    await h.say(ADA, 'remind');
+    await h.bot.idle();
+    const v = await view(ADA);
+    expect(v.journal.find((e) => e.kind === 'send' && e.messageId === messageId)).toMatchObject({
+      status: 'read',
+    });
+  });
+
+  it('should keep the latest status of signed status callbacks and store it with the next write', async () => {
+    h = await startHarness();
+    await h.say(ADA, 'hi');
+    await h.bot.idle();
+    const messageId = h.sandbox.control.sent().find((s) => s.to === ADA)?.messageId ?? '';
+    const counted = countStoreOperations(h.store);
+    const secret = 'journal-status-secret';
+    await h.restart({ store: counted.store, callbacks: { secret } });
+    const signed = (n: number, status: string) => {
+      const body = JSON.stringify({
+        id: `evt_${n}`,
+        type: 'message.status',
+        occurredAt: new Date(h.clock.now()).toISOString(),
+        data: { messageId, conversationId: conversationOf(ADA), status },
+      });
+      const ts = Math.floor(h.clock.now() / 1000);
+      return {
+        body: Buffer.from(body),
+        headers: {
+          'x-callback-timestamp': String(ts),
+          'x-callback-signature': signCallback(secret, ts, body),
+        },
+      };
+    };
+    // Out of order, as the API may deliver them: the latest status is kept, not the last.
+    for (const [n, status] of ['sent', 'read', 'delivered'].entries()) {
+      const answer = await h.bot.handleCallback(signed(n, status));
+      expect([answer.status, answer.body]).toEqual([200, { received: 1 }]);
+    }
+    await h.bot.idle();
+    // No write: the start-up sweep's reads only.
+    expect(Object.keys(Object.fromEntries(counted.counts)).sort()).toEqual([
+      'conversationsWithInbox',
+      'getValue',
+      'nextTimerDue',
+    ]);
     await h.say(ADA, 'remind');
     await h.bot.idle();
     const v = await view(ADA);
