@@ -15,7 +15,7 @@
  * fixed rate, each to a conversation drawn at random among the `n` stored ones. Handling
  * latency = `bot.handle` called → the send answering that message ("got <text>") done.
  * Prints one JSON line: latency percentiles and every latency, RSS after GC, peak RSS, heap,
- * disk bytes read per timed message; with GROWTH_TRACE=1 also per-statement figures
+ * disk bytes read per timed message (all threads, and the event loop's own); with GROWTH_TRACE=1 also per-statement figures
  * (bench/growth-trace.ts).
  */
 import { randomInt, randomUUID } from 'node:crypto';
@@ -291,10 +291,12 @@ async function measure(): Promise<void> {
   measuring = true;
   trace?.take();
   const readBefore = readBytes();
+  const loopReadBefore = readBytes('thread-self');
   const started = Date.now();
   await feed(messages, 'measured');
   const seconds = (Date.now() - started) / 1000;
   const diskReadBytes = readBytes() - readBefore;
+  const loopReadBytes = readBytes('thread-self') - loopReadBefore;
   const statements = trace?.take();
   clearInterval(walSampler);
   walPeak = Math.max(walPeak, walSize(file));
@@ -318,6 +320,7 @@ async function measure(): Promise<void> {
       heapMb: mb(memory.heapUsed),
       walPeakMb: mb(walPeak),
       diskReadKbPerMessage: diskReadBytes / 1024 / messages,
+      loopDiskReadKbPerMessage: loopReadBytes / 1024 / messages,
       ...(statements === undefined ? {} : { statements }),
       latenciesMs: latencies.map((l) => Math.round(l * 1000) / 1000),
     })}\n`,
