@@ -13,7 +13,9 @@ import { Worker } from 'node:worker_threads';
  *   records (their ids begin with the conversation id) and its lease;
  * - part 1: the conversation document (its id index and its row), then the entry of the
  *   expiry index that rewriting the document deletes.
- * A thread answers with how many requests it has done so far (it does them in order).
+ * A thread answers with how many requests it has done so far (it does them in order) and
+ * whether this one read the disk: its thread's `read_bytes` in /proc/thread-self/io grew
+ * (where there is no /proc: it took over 1 ms).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -44,15 +46,26 @@ const parts = [
   },
 ];
 const lookups = parts[workerData.part]();
+const { readFileSync } = require('node:fs');
+const readBytes = () => {
+  try {
+    return Number(/^read_bytes: (\\d+)$/m.exec(readFileSync('/proc/thread-self/io', 'utf8'))[1]);
+  } catch {
+    return undefined;
+  }
+};
 let done = 0;
 parentPort.on('message', (request) => {
   if (request === null) { db.close(); parentPort.close(); return; }
+  const bytes = readBytes();
+  const started = performance.now();
   try {
     lookups(request[0], request[1]);
   } catch (error) {
     parentPort.postMessage({ error: String(error) });
   }
-  parentPort.postMessage(++done);
+  const disk = bytes === undefined ? performance.now() - started > 1 : readBytes() > bytes;
+  parentPort.postMessage([++done, disk]);
 });
 `;
 
@@ -61,6 +74,23 @@ export const PREFETCH_MAX_PENDING = 64;
 
 /** The threads, one per share of the lookups (see WORKER_SOURCE). */
 const PARTS = 2;
+
+/** Options of {@link SqlitePrefetch}. */
+export interface SqlitePrefetchOptions {
+  /** Told when a thread fails or a lookup throws. */
+  readonly onError?: (message: string) => void;
+  /**
+   * Callers wait for the threads while one of their lookups read the disk within this
+   * many ms (and from the start); after that, only every {@link sampleEvery}th call is
+   * looked up, and nobody waits for it. Default {@link PREFETCH_COLD_FOR_MS}.
+   */
+  readonly coldForMs?: number;
+  /** While nothing reads the disk, one call in this many is looked up. Default 8. */
+  readonly sampleEvery?: number;
+}
+
+/** How long after a lookup that read the disk callers keep waiting for the threads. */
+export const PREFETCH_COLD_FOR_MS = 10_000;
 
 /**
  * Reads a conversation's pages on a worker thread before the store's connection needs
@@ -81,24 +111,35 @@ const PARTS = 2;
  */
 export class SqlitePrefetch {
   readonly #workers: Worker[];
-  /** Resolvers of the requests in hand, oldest first. */
-  #pending: Array<() => void> = [];
+  /** The requests in hand that a caller waits for, oldest first. */
+  #pending: Array<{ readonly request: number; readonly resolve: () => void }> = [];
+  /** Requests posted so far. */
+  #posted = 0;
+  /** Calls since the last one sampled (while nothing reads the disk). */
+  #unsampled = 0;
+  /** Until when callers wait (a lookup read the disk less than `coldForMs` ago). */
+  #coldUntil: number;
+  readonly #coldForMs: number;
+  readonly #sampleEvery: number;
   /** The promise of the newest request in hand. */
   #last: Promise<void> | undefined;
   /** Requests each thread has done; a request is done once every thread has done it. */
   readonly #doneBy: number[];
-  #done = 0;
   #stopped = false;
   readonly #exited: Promise<void>;
 
-  constructor(path: string, onError: (message: string) => void = () => undefined) {
+  constructor(path: string, options: SqlitePrefetchOptions = {}) {
+    const onError = options.onError ?? (() => undefined);
+    this.#coldForMs = options.coldForMs ?? PREFETCH_COLD_FOR_MS;
+    this.#sampleEvery = options.sampleEvery ?? 8;
+    this.#coldUntil = performance.now() + this.#coldForMs;
     const libsql = createRequire(import.meta.url).resolve('libsql');
     this.#doneBy = Array.from({ length: PARTS }, () => 0);
     this.#workers = this.#doneBy.map((_, part) => {
       const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, libsql, part } });
       worker.unref();
-      worker.on('message', (message: number | { error: string }) => {
-        if (typeof message === 'number') this.#answered(part, message);
+      worker.on('message', (message: [number, boolean] | { error: string }) => {
+        if (Array.isArray(message)) this.#answered(part, message[0], message[1]);
         else onError(`SQLite prefetch: ${message.error}`);
       });
       worker.on('error', (error) => {
@@ -125,18 +166,37 @@ export class SqlitePrefetch {
     return !this.#stopped;
   }
 
+  /** True while callers wait for the threads (their lookups read the disk lately). */
+  get cold(): boolean {
+    return performance.now() < this.#coldUntil;
+  }
+
   /**
-   * Has the thread read the pages of `conversationId`'s next turn (`seenKey`: the dedup
-   * mark its inbox item will write); the promise resolves once it has, or undefined when
-   * the thread is gone and nothing is waiting (the caller goes on at once).
+   * Has the threads read the pages of `conversationId`'s next turn (`seenKey`: the dedup
+   * mark its inbox item will write) and returns a promise that resolves once they have;
+   * undefined: go on at once (the threads are gone, or their lookups lately found every
+   * page in memory, and nobody earlier is waiting).
    */
   warm(conversationId: string, seenKey: string): Promise<void> | undefined {
     if (this.#stopped) return undefined;
+    if (!this.cold) {
+      if (++this.#unsampled >= this.#sampleEvery) {
+        this.#unsampled = 0;
+        this.#post(conversationId, seenKey);
+      }
+      // Behind the callers still waiting, if any (calls go on in call order).
+      return this.#pending.length > 0 ? this.#last : undefined;
+    }
     if (this.#pending.length >= PREFETCH_MAX_PENDING) return this.#last;
-    const answered = new Promise<void>((resolve) => this.#pending.push(resolve));
+    const request = this.#post(conversationId, seenKey);
+    const answered = new Promise<void>((resolve) => this.#pending.push({ request, resolve }));
     this.#last = answered;
-    for (const worker of this.#workers) worker.postMessage([conversationId, seenKey]);
     return answered;
+  }
+
+  #post(conversationId: string, seenKey: string): number {
+    for (const worker of this.#workers) worker.postMessage([conversationId, seenKey]);
+    return ++this.#posted;
   }
 
   /** Lets every waiting caller go and ends the thread (its connection closed). */
@@ -148,13 +208,12 @@ export class SqlitePrefetch {
     return this.#exited;
   }
 
-  #answered(part: number, count: number): void {
+  #answered(part: number, count: number, disk: boolean): void {
+    if (disk) this.#coldUntil = performance.now() + this.#coldForMs;
     this.#doneBy[part] = count;
     const done = Math.min(...this.#doneBy);
-    while (this.#done < done) {
-      this.#done++;
-      this.#pending.shift()?.();
-    }
+    while (this.#pending.length > 0 && (this.#pending[0]?.request ?? 0) <= done)
+      this.#pending.shift()?.resolve();
   }
 
   #end(): void {
@@ -162,7 +221,7 @@ export class SqlitePrefetch {
     const waiting = this.#pending;
     this.#pending = [];
     this.#last = undefined;
-    for (const resolve of waiting) resolve();
+    for (const { resolve } of waiting) resolve();
   }
 }
 

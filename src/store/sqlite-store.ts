@@ -127,7 +127,7 @@ export class SqliteStore implements Store {
     this.#startPrefetch = () => {
       if (this.#prefetch !== undefined || this.#closed) return;
       if (prefetchWanted(this.#path, options.cacheMb ?? DEFAULT_CACHE_MB, options.prefetch))
-        this.#prefetch = new SqlitePrefetch(this.#path, this.#onCheckpointError);
+        this.#prefetch = new SqlitePrefetch(this.#path, { onError: this.#onCheckpointError });
     };
     this.#startPrefetch();
   }

@@ -33,7 +33,7 @@ describe('SqlitePrefetch', () => {
     await store.enqueue('conv_1', item('m1', 1), 60_000);
     await store.putConversation('conv_1', { step: 1 }, 0);
     const errors: string[] = [];
-    const prefetch = new SqlitePrefetch(path, (message) => errors.push(message));
+    const prefetch = new SqlitePrefetch(path, { onError: (message) => errors.push(message) });
     const order: number[] = [];
     const warmed = [0, 1, 2, 3].map((n) =>
       prefetch.warm(n % 2 === 0 ? 'conv_1' : 'conv_absent', `i\u0000conv_1\u0000m${n}`),
@@ -53,12 +53,27 @@ describe('SqlitePrefetch', () => {
     await store.close();
   });
 
+  it('should have callers wait only while its lookups read the disk lately', async () => {
+    const path = nextPath();
+    const store = new SqliteStore({ path, prefetch: false });
+    await store.putConversation('conv_1', { step: 1 }, 0);
+    // The file was just written: its pages are in memory, no lookup reads the disk.
+    const prefetch = new SqlitePrefetch(path, { coldForMs: 300, sampleEvery: 2 });
+    expect(prefetch.cold).toBe(true);
+    await prefetch.warm('conv_1', 'k1');
+    await expect.poll(() => prefetch.cold, { timeout: 5_000 }).toBe(false);
+    expect(prefetch.warm('conv_1', 'k2')).toBeUndefined();
+    expect(prefetch.warm('conv_1', 'k3')).toBeUndefined(); // sampled: looked up, not waited for
+    await prefetch.stop();
+    await store.close();
+  });
+
   it('should let waiting callers go and stop taking requests when its threads fail', async () => {
     const errors: string[] = [];
     // Not a SQLite file: each thread fails as it prepares its statements.
     const path = nextPath();
     writeFileSync(path, 'not a database, '.repeat(512));
-    const prefetch = new SqlitePrefetch(path, (message) => errors.push(message));
+    const prefetch = new SqlitePrefetch(path, { onError: (message) => errors.push(message) });
     await prefetch.warm('conv_1', 'k');
     await expect.poll(() => prefetch.running).toBe(false);
     expect(errors.join('\n')).toMatch(/SQLite prefetch thread failed/);
