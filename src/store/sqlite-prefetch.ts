@@ -81,10 +81,12 @@ export interface SqlitePrefetchOptions {
   readonly onError?: (message: string) => void;
   /**
    * Callers wait for the threads while one of their lookups read the disk within this
-   * many ms (and from the start); after that, only every {@link sampleEvery}th call is
-   * looked up, and nobody waits for it. Default {@link PREFETCH_COLD_FOR_MS}.
+   * many ms; otherwise only every {@link sampleEvery}th call is looked up, and nobody
+   * waits for it. Default {@link PREFETCH_COLD_FOR_MS}.
    */
   readonly coldForMs?: number;
+  /** Callers wait from the start, for `coldForMs` (default: from the first disk read). */
+  readonly startCold?: boolean;
   /** While nothing reads the disk, one call in this many is looked up. Default 8. */
   readonly sampleEvery?: number;
 }
@@ -132,7 +134,7 @@ export class SqlitePrefetch {
     const onError = options.onError ?? (() => undefined);
     this.#coldForMs = options.coldForMs ?? PREFETCH_COLD_FOR_MS;
     this.#sampleEvery = options.sampleEvery ?? 8;
-    this.#coldUntil = performance.now() + this.#coldForMs;
+    this.#coldUntil = options.startCold === true ? performance.now() + this.#coldForMs : 0;
     const libsql = createRequire(import.meta.url).resolve('libsql');
     this.#doneBy = Array.from({ length: PARTS }, () => 0);
     this.#workers = this.#doneBy.map((_, part) => {

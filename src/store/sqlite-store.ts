@@ -55,10 +55,11 @@ export interface SqliteStoreOptions extends OpenStateFileOptions {
   /** Told when the checkpointer fails (automatic checkpoints take over). */
   readonly onCheckpointError?: (message: string) => void;
   /**
-   * A thread that reads each enqueued conversation's pages before its turn, so that the
-   * event loop's reads hit the OS page cache ({@link SqlitePrefetch}). Default: on once
-   * the file is larger than the page cache (`cacheMb`), checked at open and every
-   * {@link SWEEP_EVERY} writes.
+   * Threads that read each enqueued conversation's pages before its turn, so that the
+   * event loop's reads hit the OS page cache ({@link SqlitePrefetch}); enqueues wait for
+   * them while their reads are seen going to the disk. Default: on once the file is larger
+   * than the page cache (`cacheMb`), checked at open and every {@link SWEEP_EVERY} writes;
+   * `true`: on whatever the size, enqueues waiting from the start.
    */
   readonly prefetch?: boolean;
 }
@@ -127,7 +128,11 @@ export class SqliteStore implements Store {
     this.#startPrefetch = () => {
       if (this.#prefetch !== undefined || this.#closed) return;
       if (prefetchWanted(this.#path, options.cacheMb ?? DEFAULT_CACHE_MB, options.prefetch))
-        this.#prefetch = new SqlitePrefetch(this.#path, { onError: this.#onCheckpointError });
+        this.#prefetch = new SqlitePrefetch(this.#path, {
+          onError: this.#onCheckpointError,
+          // Told to prefetch: callers wait from the start.
+          startCold: options.prefetch === true,
+        });
     };
     this.#startPrefetch();
   }

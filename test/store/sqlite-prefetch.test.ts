@@ -33,7 +33,10 @@ describe('SqlitePrefetch', () => {
     await store.enqueue('conv_1', item('m1', 1), 60_000);
     await store.putConversation('conv_1', { step: 1 }, 0);
     const errors: string[] = [];
-    const prefetch = new SqlitePrefetch(path, { onError: (message) => errors.push(message) });
+    const prefetch = new SqlitePrefetch(path, {
+      onError: (message) => errors.push(message),
+      startCold: true,
+    });
     const order: number[] = [];
     const warmed = [0, 1, 2, 3].map((n) =>
       prefetch.warm(n % 2 === 0 ? 'conv_1' : 'conv_absent', `i\u0000conv_1\u0000m${n}`),
@@ -58,7 +61,7 @@ describe('SqlitePrefetch', () => {
     const store = new SqliteStore({ path, prefetch: false });
     await store.putConversation('conv_1', { step: 1 }, 0);
     // The file was just written: its pages are in memory, no lookup reads the disk.
-    const prefetch = new SqlitePrefetch(path, { coldForMs: 300, sampleEvery: 2 });
+    const prefetch = new SqlitePrefetch(path, { coldForMs: 300, sampleEvery: 2, startCold: true });
     expect(prefetch.cold).toBe(true);
     await prefetch.warm('conv_1', 'k1');
     await expect.poll(() => prefetch.cold, { timeout: 5_000 }).toBe(false);
@@ -66,6 +69,11 @@ describe('SqlitePrefetch', () => {
     expect(prefetch.warm('conv_1', 'k3')).toBeUndefined(); // sampled: looked up, not waited for
     await prefetch.stop();
     await store.close();
+    // Not told to start cold: nobody waits until a lookup reads the disk.
+    const warm = new SqlitePrefetch(path);
+    expect(warm.cold).toBe(false);
+    expect(warm.warm('conv_1', 'k1')).toBeUndefined();
+    await warm.stop();
   });
 
   it('should let waiting callers go and stop taking requests when its threads fail', async () => {
@@ -73,7 +81,10 @@ describe('SqlitePrefetch', () => {
     // Not a SQLite file: each thread fails as it prepares its statements.
     const path = nextPath();
     writeFileSync(path, 'not a database, '.repeat(512));
-    const prefetch = new SqlitePrefetch(path, { onError: (message) => errors.push(message) });
+    const prefetch = new SqlitePrefetch(path, {
+      onError: (message) => errors.push(message),
+      startCold: true,
+    });
     await prefetch.warm('conv_1', 'k');
     await expect.poll(() => prefetch.running).toBe(false);
     expect(errors.join('\n')).toMatch(/SQLite prefetch thread failed/);
