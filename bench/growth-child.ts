@@ -15,7 +15,7 @@
  * fixed rate, each to a conversation drawn at random among the `n` stored ones. Handling
  * latency = `bot.handle` called → the send answering that message ("got <text>") done.
  * Prints one JSON line: latency percentiles and every latency, RSS after GC, peak RSS, heap,
- * disk bytes read per timed message (all threads, and the event loop's own); with GROWTH_TRACE=1 also per-statement figures
+ * disk bytes read and CPU per timed message (all threads, and the event loop's own); with GROWTH_TRACE=1 also per-statement figures
  * (bench/growth-trace.ts).
  */
 import { randomInt, randomUUID } from 'node:crypto';
@@ -29,7 +29,7 @@ import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { AlongWrites, Store } from '../src/store/store.js';
 import { benchFlow } from './bench-flow.js';
 import { percentile } from './stats.js';
-import { readBytes, traceStatements } from './growth-trace.js';
+import { readBytes, threadCpuMs, traceStatements } from './growth-trace.js';
 
 const [mode = 'measure', file = '', countArg = '1000', messagesArg = '3000', rateArg = '250'] =
   process.argv.slice(2);
@@ -292,11 +292,15 @@ async function measure(): Promise<void> {
   trace?.take();
   const readBefore = readBytes();
   const loopReadBefore = readBytes('thread-self');
+  const cpuBefore = process.cpuUsage();
+  const loopCpuBefore = threadCpuMs();
   const started = Date.now();
   await feed(messages, 'measured');
   const seconds = (Date.now() - started) / 1000;
   const diskReadBytes = readBytes() - readBefore;
   const loopReadBytes = readBytes('thread-self') - loopReadBefore;
+  const cpu = process.cpuUsage(cpuBefore);
+  const loopCpuMs = threadCpuMs() - loopCpuBefore;
   const statements = trace?.take();
   clearInterval(walSampler);
   walPeak = Math.max(walPeak, walSize(file));
@@ -321,6 +325,8 @@ async function measure(): Promise<void> {
       walPeakMb: mb(walPeak),
       diskReadKbPerMessage: diskReadBytes / 1024 / messages,
       loopDiskReadKbPerMessage: loopReadBytes / 1024 / messages,
+      cpuUsPerMessage: (cpu.user + cpu.system) / messages,
+      loopCpuUsPerMessage: (loopCpuMs * 1000) / messages,
       ...(statements === undefined ? {} : { statements }),
       latenciesMs: latencies.map((l) => Math.round(l * 1000) / 1000),
     })}\n`,
