@@ -466,8 +466,8 @@ export class SqliteStore implements Store {
   }
 
   async #close(): Promise<void> {
-    // Enqueues waiting for the prefetch thread go on first and join the last group.
-    await this.#prefetch?.stop();
+    // Enqueues waiting for the prefetch threads go on first and join the last group.
+    if (this.#prefetch !== undefined) await this.#prefetch.stop();
     this.#group.flush();
     this.#closed = true;
     clearInterval(this.#heartbeat);
