@@ -14,7 +14,9 @@
  * timer loop and sweeper on like `switchboard run`) and feeds it inbound messages at a
  * fixed rate, each to a conversation drawn at random among the `n` stored ones. Handling
  * latency = `bot.handle` called → the send answering that message ("got <text>") done.
- * Prints one JSON line: latency percentiles and every latency, RSS after GC, peak RSS, heap.
+ * Prints one JSON line: latency percentiles and every latency, RSS after GC, peak RSS, heap,
+ * disk bytes read and CPU per timed message (all threads, and the event loop's own); with GROWTH_TRACE=1 also per-statement figures
+ * (bench/growth-trace.ts).
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { AlongWrites, Store } from '../src/store/store.js';
 import { benchFlow } from './bench-flow.js';
 import { percentile } from './stats.js';
+import { readBytes, threadCpuMs, traceStatements } from './growth-trace.js';
 
 const [mode = 'measure', file = '', countArg = '1000', messagesArg = '3000', rateArg = '250'] =
   process.argv.slice(2);
@@ -173,7 +176,9 @@ function unfolded(calls: readonly Call[]): Call[] {
 
 async function fill(): Promise<void> {
   const started = Date.now();
-  const store = new SqliteStore({ path: file });
+  // No prefetch thread: the replay calls enqueue and ackAndRelease in one turn without
+  // waiting in between, which the engine never does (a warming enqueue would land last).
+  const store = new SqliteStore({ path: file, prefetch: false });
   // The template is conversation `conversations` (one past the last): its ids are
   // replaced by each conversation's own.
   const t = conversations;
@@ -241,7 +246,12 @@ async function measure(): Promise<void> {
   const messages = Number(messagesArg);
   const rate = Number(rateArg);
   const warmup = Math.min(500, Math.ceil(messages / 5));
-  const store = new SqliteStore({ path: file });
+  const trace = process.env.GROWTH_TRACE === '1' ? traceStatements() : undefined;
+  const prefetch = process.env.GROWTH_PREFETCH;
+  const store = new SqliteStore({
+    path: file,
+    ...(prefetch === undefined ? {} : { prefetch: prefetch === '1' }),
+  });
   const pending = new Map<string, number>();
   const latencies: number[] = [];
   let measuring = false;
@@ -279,9 +289,19 @@ async function measure(): Promise<void> {
   let walPeak = walSize(file);
   const walSampler = setInterval(() => (walPeak = Math.max(walPeak, walSize(file))), 200);
   measuring = true;
+  trace?.take();
+  const readBefore = readBytes();
+  const loopReadBefore = readBytes('thread-self');
+  const cpuBefore = process.cpuUsage();
+  const loopCpuBefore = threadCpuMs();
   const started = Date.now();
   await feed(messages, 'measured');
   const seconds = (Date.now() - started) / 1000;
+  const diskReadBytes = readBytes() - readBefore;
+  const loopReadBytes = readBytes('thread-self') - loopReadBefore;
+  const cpu = process.cpuUsage(cpuBefore);
+  const loopCpuMs = threadCpuMs() - loopCpuBefore;
+  const statements = trace?.take();
   clearInterval(walSampler);
   walPeak = Math.max(walPeak, walSize(file));
   const memory = settledRss();
@@ -303,6 +323,11 @@ async function measure(): Promise<void> {
       peakRssMb: mb(peak),
       heapMb: mb(memory.heapUsed),
       walPeakMb: mb(walPeak),
+      diskReadKbPerMessage: diskReadBytes / 1024 / messages,
+      loopDiskReadKbPerMessage: loopReadBytes / 1024 / messages,
+      cpuUsPerMessage: (cpu.user + cpu.system) / messages,
+      loopCpuUsPerMessage: (loopCpuMs * 1000) / messages,
+      ...(statements === undefined ? {} : { statements }),
       latenciesMs: latencies.map((l) => Math.round(l * 1000) / 1000),
     })}\n`,
   );

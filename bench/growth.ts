@@ -34,6 +34,8 @@ const MeasureFigures = z.object({
   peakRssMb: z.number(),
   heapMb: z.number(),
   walPeakMb: z.number(),
+  diskReadKbPerMessage: z.number(),
+  loopDiskReadKbPerMessage: z.number(),
   latenciesMs: z.array(z.number()),
 });
 type MeasureFigures = z.infer<typeof MeasureFigures>;
@@ -58,6 +60,10 @@ export interface GrowthSize {
   readonly peakRssMb: number;
   /** Largest WAL file seen while timed messages went through (sampled every 200 ms). */
   readonly walPeakMb: number;
+  /** KiB the serving process read from disk per timed message (page-cache misses), mean of the rounds. */
+  readonly diskReadKbPerMessage: number;
+  /** The same, read by the event loop's thread itself (it waits for each read). */
+  readonly loopDiskReadKbPerMessage: number;
   readonly ratePerSec: number;
 }
 
@@ -106,6 +112,9 @@ function pooled(
     rssMb: Math.max(...rounds.map((r) => r.rssMb)),
     peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)),
     walPeakMb: Math.max(...rounds.map((r) => r.walPeakMb)),
+    diskReadKbPerMessage: rounds.reduce((s, r) => s + r.diskReadKbPerMessage, 0) / rounds.length,
+    loopDiskReadKbPerMessage:
+      rounds.reduce((s, r) => s + r.loopDiskReadKbPerMessage, 0) / rounds.length,
     ratePerSec: rounds.reduce((s, r) => s + r.ratePerSec, 0) / rounds.length,
   };
 }

@@ -360,7 +360,7 @@ if (runs('growth')) {
   const reclaim = await pageReclaimNote();
   row(
     'growth: handling p99 at 1M vs 1k conversations',
-    `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})${reclaim === undefined ? '' : `; ${reclaim}`}`,
+    `p99 ${f(large.p99Ms, 2)} vs ${f(small.p99Ms, 2)} ms = ×${f(g.p99Ratio, 2)} (median of ${large.rounds} rounds each: ${large.roundP99Ms.map((x) => f(x, 2)).join(' / ')} vs ${small.roundP99Ms.map((x) => f(x, 2)).join(' / ')} ms; p50 ${f(large.p50Ms, 2)} vs ${f(small.p50Ms, 2)} ms, max ${f(large.maxMs, 1)} vs ${f(small.maxMs, 1)} ms; disk read ${f(large.diskReadKbPerMessage, 1)} vs ${f(small.diskReadKbPerMessage, 1)} KiB/message, on the event loop ${f(large.loopDiskReadKbPerMessage, 1)} vs ${f(small.loopDiskReadKbPerMessage, 1)}; ${f(large.messages)} + ${f(small.messages)} messages at ${f(large.ratePerSec)}/s${large.lost + small.lost > 0 ? `; ${large.lost + small.lost} unanswered` : ''})${reclaim === undefined ? '' : `; ${reclaim}`}`,
     '≤ ×1.2',
     g.p99Ratio <= 1.2 && large.lost + small.lost === 0,
   );

@@ -1,6 +1,7 @@
 import type Database from 'libsql';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
+  DEFAULT_CACHE_MB,
   HOLDER_BEAT_MS,
   beat,
   openStateFile,
@@ -14,6 +15,7 @@ import {
 } from './sqlite-checkpointer.js';
 import { SqliteBudgetJournal } from './sqlite-budget-journal.js';
 import { GroupCommit } from './sqlite-group-commit.js';
+import { SqlitePrefetch, prefetchWanted } from './sqlite-prefetch.js';
 import { CONVERSATION_TIMERS_SQL, LIST_DOCS_SQL, listDocs, timersOf } from './sqlite-listing.js';
 import { asError } from './store-data-error.js';
 import { parseStored, storedSendSchema, storedTimerSchema } from './redis-store-schemas.js';
@@ -55,6 +57,14 @@ export interface SqliteStoreOptions extends OpenStateFileOptions {
    * or a budget journal row, which nobody waits for.
    */
   readonly onCheckpointError?: (message: string) => void;
+  /**
+   * Threads that read each enqueued conversation's pages before its turn, so that the
+   * event loop's reads hit the OS page cache ({@link SqlitePrefetch}); enqueues wait for
+   * them while their reads are seen going to the disk. Default: on once the file is larger
+   * than the page cache (`cacheMb`), checked at open and every {@link SWEEP_EVERY} writes;
+   * `true`: on whatever the size, enqueues waiting from the start.
+   */
+  readonly prefetch?: boolean;
 }
 
 /** Writes after which the checkpointer thread starts (small files never need one). */
@@ -103,6 +113,9 @@ export class SqliteStore implements Store {
   #untilCheckpointer: number;
   #checkpointer: Checkpointer | undefined;
   readonly #onCheckpointError: (message: string) => void;
+  #prefetch: SqlitePrefetch | undefined;
+  /** Starts the prefetch thread when the file wants it (and it is not running). */
+  readonly #startPrefetch: () => void;
 
   constructor(options: SqliteStoreOptions) {
     this.#path = options.path;
@@ -125,6 +138,21 @@ export class SqliteStore implements Store {
     }
     this.#sql = prepared;
     this.#group = new GroupCommit(this.#db);
+    this.#startPrefetch = () => {
+      if (this.#prefetch !== undefined || this.#closed) return;
+      if (prefetchWanted(this.#path, options.cacheMb ?? DEFAULT_CACHE_MB, options.prefetch))
+        this.#prefetch = new SqlitePrefetch(this.#path, {
+          onError: this.#onCheckpointError,
+          // Told to prefetch: callers wait from the start.
+          startCold: options.prefetch === true,
+        });
+    };
+    this.#startPrefetch();
+  }
+
+  /** True while the prefetch threads run ({@link SqliteStoreOptions.prefetch}). */
+  get prefetching(): boolean {
+    return this.#prefetch?.running === true;
   }
 
   /** The open connection, for the budget journal that shares the file. */
@@ -232,6 +260,12 @@ export class SqliteStore implements Store {
   }
 
   enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
+    const warming = this.#prefetch?.warm(conversationId, inboxSeenKey(conversationId, item.id));
+    if (warming === undefined) return this.#enqueue(conversationId, item, dedupTtlMs);
+    return warming.then(() => this.#enqueue(conversationId, item, dedupTtlMs));
+  }
+
+  #enqueue(conversationId: string, item: InboxItem, dedupTtlMs: number): Promise<boolean> {
     return this.#write((now) => {
       assertSortKey(item);
       const json = toJson(item.payload, `inbox item ${item.id}`);
@@ -463,6 +497,8 @@ export class SqliteStore implements Store {
   }
 
   async #close(): Promise<void> {
+    // Enqueues waiting for the prefetch threads go on first and join the last group.
+    if (this.#prefetch !== undefined) await this.#prefetch.stop();
     this.#group.flush();
     this.#closed = true;
     clearInterval(this.#heartbeat);
@@ -523,6 +559,7 @@ export class SqliteStore implements Store {
 
   #sweep(now: number): void {
     this.#writes = 0;
+    this.#startPrefetch();
     this.#sql.sweepDocs.run(now);
     this.#sql.sweepSeen.run(now);
     this.#sql.sweepValues.run(now);
