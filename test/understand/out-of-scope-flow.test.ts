@@ -21,7 +21,7 @@ function docsFlow(): FlowDefinitionInput {
   if (block === undefined) throw new Error('no outOfScope block in docs/understanding.md');
   const parsed = parseFlowText(block, 'docs.yaml');
   if (parsed.status === 'error') throw new Error('the docs block does not load');
-  return parsed.flow as FlowDefinitionInput;
+  return parsed.flow;
 }
 
 describe('understand.outOfScope in a flow', () => {
@@ -62,8 +62,8 @@ describe('understand.outOfScope in a flow', () => {
       outOfScope: true,
     };
     expect(understandingOutcome(result, 0.6)).toBe('out_of_scope');
-    expect(
-      describeUnderstood({ result, threshold: 0.6 } as Parameters<typeof describeUnderstood>[0]),
-    ).toBe('→ intent payment (0.45 < 0.6), out of scope [builtin]');
+    expect(describeUnderstood({ result, threshold: 0.6 })).toBe(
+      '→ intent payment (0.45 < 0.6), out of scope [builtin]',
+    );
   });
 });
