@@ -173,8 +173,16 @@ async function runEval(
     threshold: threshold ?? understanding?.threshold ?? DEFAULT_THRESHOLD,
     timezone: timezone ?? understanding?.timezone ?? 'UTC',
     ...(now === undefined ? {} : { now }),
+    // The first flow's that has them: the one whose intents come first (intentsOf).
+    ...outOfScopeField(loaded.bot.flows.find((f) => f.outOfScope !== undefined)?.outOfScope),
   });
   return formatEvalReport(report, { misses });
+}
+
+function outOfScopeField(outOfScope: Readonly<Record<string, readonly string[]>> | undefined): {
+  outOfScope?: Readonly<Record<string, readonly string[]>>;
+} {
+  return outOfScope === undefined ? {} : { outOfScope };
 }
 
 function chooseUnderstander(

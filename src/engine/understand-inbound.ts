@@ -193,6 +193,7 @@ function inputOf(
     now: deps.clock.now(),
     intents: query.intents,
     slots: query.slots,
+    ...(query.outOfScope === undefined ? {} : { outOfScope: query.outOfScope }),
     filled: query.filled,
     ...(query.options === undefined ? {} : { options: query.options }),
     ...(query.question === undefined ? {} : { question: query.question }),

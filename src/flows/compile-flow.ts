@@ -98,6 +98,9 @@ export function compileFlow(def: FlowDefinition, options: CompileOptions = {}): 
       ? {}
       : {
           intents: [...rt.nlu.intents.values()],
+          ...(rt.def.understand?.outOfScope === undefined
+            ? {}
+            : { outOfScope: rt.def.understand.outOfScope }),
           callerUnderstanding: callerUnderstanding(rt.def, rt.nlu),
         }),
   };

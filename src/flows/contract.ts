@@ -304,6 +304,8 @@ export interface RunnableFlow {
    * absent when the flow does not use understanding.
    */
   readonly intents?: readonly IntentSpec[];
+  /** The flow's out-of-scope examples per locale (`understand.outOfScope`), if any. */
+  readonly outOfScope?: Readonly<Record<string, readonly string[]>>;
   /**
    * What of this flow's understanding still acts while a sub-flow it called runs: its
    * global intents (those with `goto`) and whether it hands off on request.

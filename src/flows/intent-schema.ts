@@ -96,6 +96,12 @@ const Threshold = z
 export const FlowUnderstandSchema = z
   .strictObject({
     threshold: Threshold.optional(),
+    outOfScope: z
+      .record(z.string(), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe(
+        "What the bot does NOT do, as customers would ask it, per locale (en, es, …), like an intent's examples: a message closest to these is not understood.",
+      ),
     model: z
       .boolean()
       .optional()

@@ -2,8 +2,9 @@ import { LIMITS } from '../core/limits.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { FlowDefinition } from './flow-schema.js';
 import type { SlotDef } from './intent-schema.js';
+import { outOfScopeDiagnostics } from './lint-out-of-scope.js';
 import { sharedSlotDiagnostics } from './lint-shared-slots.js';
-import { normalizeText } from './text-match.js';
+import { exampleKey, normalizeText } from './text-match.js';
 import { askSlotSpec, slotSpec } from './understand-runtime.js';
 
 /** A reply button's title limit (spec 4.5.2): the "did you mean" menu shows intent titles. */
@@ -71,6 +72,7 @@ export function intentDiagnostics(flow: FlowDefinition): Diagnostic[] {
       slotAgainstAsk(flow, `intents.${id}.slots.${name}`, name, slot, error);
   }
   out.push(...sharedSlotDiagnostics(flow));
+  out.push(...outOfScopeDiagnostics(flow));
   const body = flow.understand?.clarify?.body;
   if (body !== undefined) {
     for (const [locale, text] of variants(flow, body))
@@ -157,8 +159,3 @@ function slotAgainstAsk(
 }
 
 /** An example as the understanders read it: case, accents and punctuation aside. */
-function exampleKey(example: string): string {
-  return normalizeText(example)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}

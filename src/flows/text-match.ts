@@ -13,3 +13,10 @@ export function matchesAny(text: string, candidates: readonly string[]): boolean
   const t = normalizeText(text);
   return t !== '' && candidates.some((c) => normalizeText(c) === t);
 }
+
+/** An example as intents fold it for comparison: case, accents, punctuation and spacing left out. */
+export function exampleKey(example: string): string {
+  return normalizeText(example)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}

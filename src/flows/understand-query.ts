@@ -36,6 +36,8 @@ export interface UnderstandQuery {
   readonly model: boolean;
   /** Ids of the calling flows' global intents in scope (this flow runs as a sub-flow). */
   readonly outer: readonly string[];
+  /** The flow's out-of-scope examples per locale (`understand.outOfScope`), if any. */
+  readonly outOfScope?: Readonly<Record<string, readonly string[]>>;
   /** Whether this flow hands off on request (`understand.handoff`). */
   readonly handoff: boolean;
   /**
@@ -63,6 +65,7 @@ export function understandQuery(
     ...(nlu.threshold === undefined ? {} : { threshold: nlu.threshold }),
     filled: filledOf(nlu, w),
     handoff: flowU?.handoff !== undefined,
+    ...(flowU?.outOfScope === undefined ? {} : { outOfScope: flowU.outOfScope }),
     ...localeField(rt, w),
   };
   const own = [...nlu.global.keys()].flatMap((id) => specOf(nlu, id));

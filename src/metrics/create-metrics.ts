@@ -134,7 +134,7 @@ export function createMetrics(bot: Pick<Bot, 'on'>, options: MetricsOptions = {}
   });
   const understandings = new Counter({
     name: 'switchboard_understandings_total',
-    help: 'Texts understood, by best intent (empty: none), outcome (intent, knowledge, slots, correction, handoff, below_threshold, none), source and fallback reason',
+    help: 'Texts understood, by best intent (empty: none), outcome (intent, knowledge, slots, correction, handoff, out_of_scope, below_threshold, none), source and fallback reason',
     labelNames: ['intent', 'outcome', 'source', 'fallback'] as const,
     registers,
   });

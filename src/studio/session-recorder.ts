@@ -140,6 +140,7 @@ export function describeUnderstood(u: Understood): string {
     parts.push(
       `knowledge (${r.knowledge.confidence.toFixed(2)}${r.knowledge.sources[0] === undefined ? '' : ` ${r.knowledge.sources[0].file} › ${r.knowledge.sources[0].heading}`})`,
     );
+  if (r.outOfScope === true) parts.push('out of scope');
   if (parts.length === 0) parts.push('not understood');
   return `→ ${parts.join(', ')} [${r.source}${r.fallback === undefined ? '' : `, fallback: ${r.fallback}`}]`;
 }

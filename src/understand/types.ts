@@ -74,6 +74,11 @@ export interface UnderstandInput {
   readonly intents: readonly IntentSpec[];
   /** Slots the current state can take from free text (open `ask` captures first). */
   readonly slots: readonly SlotSpec[];
+  /**
+   * Requests the bot does not handle, per locale, written by the author (the flow's
+   * `understand.outOfScope`): a message closest to these is not understood. Optional.
+   */
+  readonly outOfScope?: Readonly<Record<string, readonly string[]>>;
   /** Slots already filled, by name: a correction ("no, make it 3") changes one of them. */
   readonly filled?: Readonly<Record<string, string | number | boolean | null>>;
   /** The current menu's options. */
@@ -141,6 +146,11 @@ export interface Understanding {
   readonly correction?: boolean;
   /** The customer asks for a person. */
   readonly handoff?: boolean;
+  /**
+   * The text is closest to the flow's out-of-scope examples (`understand.outOfScope`): not
+   * understood, whatever intent came close (its confidence is lowered under the threshold).
+   */
+  readonly outOfScope?: boolean;
   /** An answer from knowledge (only when `knowledge` was asked for and one was found). */
   readonly knowledge?: KnowledgeAnswer;
   /** Why a model's answer was not used (timeout, budget, invalid, error, crashed). */

@@ -27,6 +27,7 @@ export const UnderstandingSchema = z.object({
     .exactOptional(),
   correction: z.boolean().exactOptional(),
   handoff: z.boolean().exactOptional(),
+  outOfScope: z.boolean().exactOptional(),
   knowledge: z
     .object({
       text: z.string(),

@@ -204,3 +204,42 @@ describe('builtin understander on the third to sixth held-out sets', () => {
     });
   }
 });
+
+// Issue #30: copies of the fourth sets' flows with out-of-scope examples (`understand.
+// outOfScope`, 22 and 21 of them), written from the flows alone before any out-of-scope row
+// was read. Measured (threshold 0.6): hotel 80.6% intents (en 78.7, es 84.6; as without),
+// 92.4% slots, 1 of 22 out-of-scope taken (2 without); furniture 86.1% (en 83.3, es 92.0;
+// 86.7 without: one row lost), 97.7% slots, 0 of 22 (0 without).
+const WITH_OUT_OF_SCOPE: Record<string, Omit<Floors, 'dir'>> = {
+  hotel: { rows: 160, intents: 0.8, slots: 0.92, en: 0.78, es: 0.84, oosConfidentWrong: 0.05 },
+  furniture: { rows: 158, intents: 0.86, slots: 0.97, en: 0.83, es: 0.92, oosConfidentWrong: 0 },
+};
+
+describe('builtin understander on the fourth sets with out-of-scope examples', () => {
+  for (const [domain, floors] of Object.entries(WITH_OUT_OF_SCOPE)) {
+    it(`should keep ${domain}.oos.yaml at or above its floors`, async () => {
+      const dir = `${ROOT}/heldout4/${domain}`;
+      const loaded = await loadFlowFile(`${dir}/${domain}.oos.yaml`);
+      if (loaded.status === 'error') throw new Error('the copy does not load');
+      const outOfScope = loaded.flow.understand?.outOfScope;
+      expect(outOfScope).toBeDefined();
+      const rows = parseLabelledCsv(readFileSync(`${dir}/labelled.csv`, 'utf8'));
+      expect(rows).toHaveLength(floors.rows);
+      const report = await evaluate(
+        createBuiltinUnderstander(),
+        await intentsOf(`${dir}/${domain}.oos.yaml`),
+        rows,
+        {
+          threshold: DEFAULT_UNDERSTAND_THRESHOLD,
+          now: NOW,
+          ...(outOfScope ? { outOfScope } : {}),
+        },
+      );
+      expect(report.intentAccuracy).toBeGreaterThanOrEqual(floors.intents);
+      expect(report.slotAccuracy).toBeGreaterThanOrEqual(floors.slots);
+      expect(report.byLanguage['en']?.intentAccuracy).toBeGreaterThanOrEqual(floors.en);
+      expect(report.byLanguage['es']?.intentAccuracy).toBeGreaterThanOrEqual(floors.es);
+      expect(report.confidentWrongOnOutOfScope).toBeLessThanOrEqual(floors.oosConfidentWrong);
+    });
+  }
+});

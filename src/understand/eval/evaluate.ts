@@ -21,6 +21,8 @@ export interface EvaluateOptions {
   readonly timezone?: string;
   /** "Now" for relative dates, epoch ms (default: the time evaluate() starts; give one for repeatable figures). */
   readonly now?: number;
+  /** The flow's out-of-scope examples per locale (`understand.outOfScope`), if any. */
+  readonly outOfScope?: Readonly<Record<string, readonly string[]>>;
   /** How many slowest messages to list (default 5). */
   readonly slowest?: number;
   /**
@@ -116,6 +118,7 @@ export async function evaluate(
     now,
     intents,
     slots: [],
+    ...(options.outOfScope === undefined ? {} : { outOfScope: options.outOfScope }),
   });
   // Warm-up: the first call builds the index and loads the readers; timed, it would head
   // the slowest list with a cost no later message pays.

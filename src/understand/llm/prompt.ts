@@ -63,6 +63,13 @@ const FORMAT = `Reply with one JSON object and nothing else:
  "answer": "<an answer from the knowledge sections, or null>",
  "sources": [<numbers of the knowledge sections the answer uses>]}`;
 
+/** The flow's out-of-scope examples in the contact's language (all of them when it has none). */
+function outOfScopeOf(input: UnderstandInput, language: string): string[] {
+  const all = Object.entries(input.outOfScope ?? {});
+  const own = all.filter(([l]) => baseLanguage(l) === language);
+  return (own.length > 0 ? own : all).flatMap(([, examples]) => examples);
+}
+
 /**
  * The chat messages for one input: a system message with the task, the intents, slots,
  * rules and knowledge, and a user message with the (redacted) conversation.
@@ -102,6 +109,12 @@ export function buildPrompt(input: UnderstandInput, options: PromptOptions = {})
     if ((intent.slots ?? []).length > 0)
       lines.push(`  slots: ${(intent.slots ?? []).map(describeSlot).join('; ')}`);
   }
+  const outOfScope = outOfScopeOf(input, language);
+  if (outOfScope.length > 0)
+    lines.push(
+      '',
+      `This bot does not handle requests like these; for them, and for any message like them, "intent" is null: ${outOfScope.map((e) => JSON.stringify(e)).join(', ')}`,
+    );
   if (input.slots.length > 0)
     lines.push('', `Slots the current step can take: ${input.slots.map(describeSlot).join('; ')}`);
   if (input.question !== undefined)
