@@ -210,15 +210,72 @@ describe('builtin understander on the third to sixth held-out sets', () => {
 // was read. Measured (threshold 0.6): hotel 80.6% intents (en 78.7, es 84.6; as without),
 // 92.4% slots, 1 of 22 out-of-scope taken (2 without); furniture 86.1% (en 83.3, es 92.0;
 // 86.7 without: one row lost), 97.7% slots, 0 of 22 (0 without).
-const WITH_OUT_OF_SCOPE: Record<string, Omit<Floors, 'dir'>> = {
-  hotel: { rows: 160, intents: 0.8, slots: 0.92, en: 0.78, es: 0.84, oosConfidentWrong: 0.05 },
-  furniture: { rows: 158, intents: 0.86, slots: 0.97, en: 0.83, es: 0.92, oosConfidentWrong: 0 },
+// The fifth and sixth sets' copies got 13 English and 7 Spanish examples each from another
+// engineer who read only the flow files and the docs (never the rows), measured once:
+// pharmacy 89.4% (en 93.2, es 82.8; 88.8 without), 3 of 23 taken (4 without); airline as
+// without (86.9%, 2 of 22); bikeshop 69.6% (en 69.4, es 70.2; 69.0 without), 6 of 22 (7
+// without); energy 75.8% (as without), 5 of 23 (6 without).
+const WITH_OUT_OF_SCOPE: Record<string, Floors> = {
+  hotel: {
+    dir: 'heldout4',
+    rows: 160,
+    intents: 0.8,
+    slots: 0.92,
+    en: 0.78,
+    es: 0.84,
+    oosConfidentWrong: 0.05,
+  },
+  furniture: {
+    dir: 'heldout4',
+    rows: 158,
+    intents: 0.86,
+    slots: 0.97,
+    en: 0.83,
+    es: 0.92,
+    oosConfidentWrong: 0,
+  },
+  pharmacy: {
+    dir: 'heldout5',
+    rows: 161,
+    intents: 0.89,
+    slots: 0.93,
+    en: 0.93,
+    es: 0.82,
+    oosConfidentWrong: 0.14,
+  },
+  airline: {
+    dir: 'heldout5',
+    rows: 168,
+    intents: 0.86,
+    slots: 0.91,
+    en: 0.89,
+    es: 0.82,
+    oosConfidentWrong: 0.1,
+  },
+  bikeshop: {
+    dir: 'heldout6',
+    rows: 168,
+    intents: 0.69,
+    slots: 0.85,
+    en: 0.69,
+    es: 0.7,
+    oosConfidentWrong: 0.28,
+  },
+  energy: {
+    dir: 'heldout6',
+    rows: 165,
+    intents: 0.75,
+    slots: 0.85,
+    en: 0.77,
+    es: 0.72,
+    oosConfidentWrong: 0.22,
+  },
 };
 
-describe('builtin understander on the fourth sets with out-of-scope examples', () => {
+describe('builtin understander on the held-out sets with out-of-scope examples', () => {
   for (const [domain, floors] of Object.entries(WITH_OUT_OF_SCOPE)) {
     it(`should keep ${domain}.oos.yaml at or above its floors`, async () => {
-      const dir = `${ROOT}/heldout4/${domain}`;
+      const dir = `${ROOT}/${floors.dir}/${domain}`;
       const loaded = await loadFlowFile(`${dir}/${domain}.oos.yaml`);
       if (loaded.status === 'error') throw new Error('the copy does not load');
       const outOfScope = loaded.flow.understand?.outOfScope;
