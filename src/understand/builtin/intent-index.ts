@@ -20,9 +20,10 @@ const COVERAGE_SHARE = 0.5;
 /** An unknown word weighs this much more than a word of one intent only, in coverage. */
 const UNKNOWN_WORD_FACTOR = 0.6;
 
-interface Posting {
-  readonly example: number;
-  readonly weight: number;
+/** A feature's examples and its weight in each, in example order (typed arrays: the hot loop). */
+interface Postings {
+  readonly examples: Int32Array;
+  readonly weights: Float64Array;
 }
 
 /** An intent's raw similarity to a message, before calibration. */
@@ -41,7 +42,7 @@ export class IntentIndex {
   readonly intents: readonly IntentSpec[];
   readonly vocabulary = new Vocabulary();
   readonly #choices: ChoiceSlots;
-  readonly #postings = new Map<string, Posting[]>();
+  readonly #postings = new Map<string, Postings>();
   readonly #idf = new Map<string, number>();
   readonly #unknownIdf: number;
   /** Coverage: feature → the intents using it; its weight by intent frequency. */
@@ -115,13 +116,19 @@ export class IntentIndex {
     this.#evidence = Math.log(1 + k / 2);
     const vectors = examples.map((features) => this.#weigh(features));
     this.#model = new SoftmaxModel(vectors, this.#exampleIntent, intents.length);
+    const lists = new Map<string, { example: number; weight: number }[]>();
     examples.forEach((_, example) => {
       for (const [name, weight] of vectors[example] as Map<string, number>) {
-        const list = this.#postings.get(name) ?? [];
+        const list = lists.get(name) ?? [];
         list.push({ example, weight });
-        this.#postings.set(name, list);
+        lists.set(name, list);
       }
     });
+    for (const [name, list] of lists)
+      this.#postings.set(name, {
+        examples: Int32Array.from(list, (p) => p.example),
+        weights: Float64Array.from(list, (p) => p.weight),
+      });
   }
 
   /**
@@ -192,13 +199,18 @@ export class IntentIndex {
     for (const [name, weight] of query) {
       const list = this.#postings.get(name);
       if (list === undefined) continue;
-      for (const p of list) dots[p.example] = (dots[p.example] ?? 0) + weight * p.weight;
+      const { examples, weights } = list;
+      for (let p = 0; p < examples.length; p++) {
+        const e = examples[p] as number;
+        dots[e] = (dots[e] ?? 0) + weight * (weights[p] as number);
+      }
     }
     const best = new Float64Array(this.intents.length);
+    const hasOwnOf = this.#intentLanguages.map((languages) => languages.has(language));
     for (let e = 0; e < dots.length; e++) {
       const intent = this.#exampleIntent[e] as number;
       const own = this.#exampleLanguage[e] === language;
-      const hasOwn = this.#intentLanguages[intent]?.has(language) ?? false;
+      const hasOwn = hasOwnOf[intent] ?? false;
       const s = (dots[e] ?? 0) * (own || !hasOwn ? 1 : OTHER_LANGUAGE_WEIGHT);
       if (s > (best[intent] ?? 0)) best[intent] = s;
     }

@@ -84,9 +84,15 @@ interface Phrase {
   readonly roots: readonly Roots[];
 }
 
-const cache = new WeakMap<readonly SlotChoice[], Phrase[]>();
+/** A set of choices' phrases, and a key naming their content (equal for equal choices). */
+interface Phrases {
+  readonly key: string;
+  readonly list: readonly Phrase[];
+}
 
-function phrases(choices: readonly SlotChoice[]): Phrase[] {
+const cache = new WeakMap<readonly SlotChoice[], Phrases>();
+
+function phrases(choices: readonly SlotChoice[]): Phrases {
   const hit = cache.get(choices);
   if (hit !== undefined) return hit;
   const out: Phrase[] = [];
@@ -104,23 +110,62 @@ function phrases(choices: readonly SlotChoice[]): Phrase[] {
   }
   // Longer phrases first: "four cheese" before a "cheese" synonym elsewhere.
   out.sort((a, b) => b.words.length - a.words.length);
-  cache.set(choices, out);
-  return out;
+  const key = JSON.stringify(out.map((p) => [p.value, p.written]));
+  const made = { key, list: out };
+  cache.set(choices, made);
+  return made;
 }
 
-/** The last text's word forms: every `oneOf` slot of every intent reads the same message. */
-let lastForms:
-  { folded: string; tokens: readonly Token[]; stems: string[]; roots: Roots[] } | undefined;
+/**
+ * The last text's word forms: every `oneOf` slot of every intent reads the same message.
+ * Kept with them, for that text only: the edits from each word to each choice word (a pure
+ * function of the two words), and the matches of each set of phrases by content (many
+ * slots share their choices, "small"/"large" in every intent).
+ */
+interface Forms {
+  readonly folded: string;
+  readonly tokens: readonly Token[];
+  readonly stems: readonly string[];
+  readonly roots: readonly Roots[];
+  readonly edits: Map<string, number | undefined>[];
+  readonly found: Map<string, readonly ChoiceMatch[]>;
+}
 
-function formsOf(folded: string, tokens: readonly Token[]): { stems: string[]; roots: Roots[] } {
-  if (lastForms?.folded === folded && lastForms.tokens.length === tokens.length) return lastForms;
+let lastForms: Forms | undefined;
+
+function formsOf(folded: string, given: readonly Token[] | undefined): Forms {
+  if (
+    lastForms?.folded === folded &&
+    (given === undefined || lastForms.tokens.length === given.length)
+  )
+    return lastForms;
+  const tokens = given ?? tokenize(folded);
   lastForms = {
     folded,
     tokens,
     stems: tokens.map((t) => stem(t.word)),
     roots: tokens.map((t) => rootsOf(t.word)),
+    edits: tokens.map(() => new Map<string, number | undefined>()),
+    found: new Map(),
   };
   return lastForms;
+}
+
+/** {@link wordEdits} from the text's word `i` to `phrase`'s word `k`, computed once per text. */
+function editsAt(forms: Forms, i: number, phrase: Phrase, k: number): number | undefined {
+  const written = phrase.written[k] as string;
+  const memo = forms.edits[i] as Map<string, number | undefined>;
+  if (memo.has(written)) return memo.get(written);
+  const e = wordEdits(
+    (forms.tokens[i] as Token).word,
+    written,
+    forms.stems[i] as string,
+    phrase.words[k] as string,
+    forms.roots[i] as Roots,
+    phrase.roots[k] as Roots,
+  );
+  memo.set(written, e);
+  return e;
 }
 
 /**
@@ -132,35 +177,32 @@ function formsOf(folded: string, tokens: readonly Token[]): { stems: string[]; r
 export function findChoices(
   folded: string,
   choices: readonly SlotChoice[],
-  tokens: readonly Token[] = tokenize(folded),
+  tokens?: readonly Token[],
 ): ChoiceMatch[] {
-  const { stems, roots } = formsOf(folded, tokens);
-  const used = new Array<boolean>(tokens.length).fill(false);
+  const forms = formsOf(folded, tokens);
+  const { key, list } = phrases(choices);
+  const known = forms.found.get(key);
+  if (known !== undefined) return [...known];
+  const length = forms.tokens.length;
+  const used = new Array<boolean>(length).fill(false);
   const out: ChoiceMatch[] = [];
-  for (const phrase of phrases(choices)) {
-    for (let i = 0; i + phrase.words.length <= tokens.length; i++) {
+  for (const phrase of list) {
+    for (let i = 0; i + phrase.words.length <= length; i++) {
       let edits = 0;
       let ok = true;
       for (let k = 0; k < phrase.words.length && ok; k++) {
-        const e = used[i + k]
-          ? undefined
-          : wordEdits(
-              (tokens[i + k] as Token).word,
-              phrase.written[k] as string,
-              stems[i + k] as string,
-              phrase.words[k] as string,
-              roots[i + k] as Roots,
-              phrase.roots[k] as Roots,
-            );
+        const e = used[i + k] ? undefined : editsAt(forms, i + k, phrase, k);
         if (e === undefined) ok = false;
         else edits += e;
       }
       if (!ok) continue;
       for (let k = 0; k < phrase.words.length; k++) used[i + k] = true;
-      const first = tokens[i] as Token;
-      const last = tokens[i + phrase.words.length - 1] as Token;
+      const first = forms.tokens[i] as Token;
+      const last = forms.tokens[i + phrase.words.length - 1] as Token;
       out.push({ value: phrase.value, start: first.start, end: last.end, edits });
     }
   }
-  return out.sort((a, b) => a.start - b.start);
+  out.sort((a, b) => a.start - b.start);
+  forms.found.set(key, out);
+  return [...out];
 }
