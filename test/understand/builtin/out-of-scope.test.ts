@@ -12,36 +12,9 @@ import {
   OUT_OF_SCOPE_MARGIN,
   takenOutOfScope,
 } from '../../../src/understand/builtin/out-of-scope.js';
-import type { IntentSpec, Understander } from '../../../src/understand/types.js';
+import type { Understander } from '../../../src/understand/types.js';
+import { BOOKSHOP } from './bookshop-intents.js';
 import { RULES_NOW } from './understand-with.js';
-
-const BOOKSHOP: IntentSpec[] = [
-  {
-    id: 'order',
-    examples: {
-      en: ['I want to order a book', 'order the new novel for me', 'can you get this book in'],
-      es: ['quiero encargar un libro', 'pedir la novela nueva'],
-    },
-  },
-  {
-    id: 'cancel',
-    examples: {
-      en: ['cancel my order', 'please cancel the book I ordered', 'drop my reservation'],
-      es: ['cancela mi pedido', 'anulad la reserva del libro'],
-    },
-  },
-  {
-    id: 'deliver',
-    examples: {
-      en: ['can you deliver the book to my house', 'send my order home'],
-      es: ['¿me traéis el libro a casa?', '¿me mandan el pedido a casa?'],
-    },
-  },
-  {
-    id: 'agent',
-    examples: { en: ['talk to a real person', 'I want a human'], es: ['hablar con una persona'] },
-  },
-];
 
 /** What the bookshop does not do: things customers ask the shops next door. */
 const OUT_OF_SCOPE = {

@@ -11,38 +11,10 @@ import { ObjectFit } from '../../../src/understand/builtin/object-fit.js';
 import { meaningOf } from '../../../src/understand/text/lexicon.js';
 import { readPhrases } from '../../../src/understand/text/phrasal-verbs.js';
 import { rootOf } from '../../../src/understand/text/roots.js';
-import type { IntentSpec } from '../../../src/understand/types.js';
+import { BOOKSHOP_WITH_SLOTS } from './bookshop-intents.js';
 import { understandWith } from './understand-with.js';
 
-const BOOKSHOP: IntentSpec[] = [
-  {
-    id: 'order',
-    examples: {
-      en: ['I want to order a book', 'order the new novel for me', 'can you get this book in'],
-      es: ['quiero encargar un libro', 'pedir la novela nueva'],
-    },
-    slots: [{ name: 'genre', kind: 'oneOf', choices: [{ value: 'novel' }, { value: 'poetry' }] }],
-  },
-  {
-    id: 'cancel',
-    examples: {
-      en: ['cancel my order', 'please cancel the book I ordered', 'drop my reservation'],
-      es: ['cancela mi pedido', 'anulad la reserva del libro'],
-    },
-  },
-  {
-    id: 'deliver',
-    examples: {
-      en: ['can you deliver the book to my house', 'send my order home'],
-      es: ['¿me traéis el libro a casa?', '¿me mandan el pedido a casa?'],
-    },
-    slots: [{ name: 'address', kind: 'text' }],
-  },
-  {
-    id: 'agent',
-    examples: { en: ['talk to a real person', 'I want a human'], es: ['hablar con una persona'] },
-  },
-];
+const BOOKSHOP = BOOKSHOP_WITH_SLOTS;
 
 const understand = (text: string, locale = 'en') => understandWith(BOOKSHOP, text, locale);
 
