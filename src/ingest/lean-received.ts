@@ -14,6 +14,7 @@ import {
   MessageType,
 } from '../api/resources.js';
 import type { IngestEvent } from '../engine/types.js';
+import { isRecord } from './lean-status.js';
 import { fromApiMessage } from './normalize.js';
 
 const RECEIVED_EVENT = CallbackEvent.options.find(
@@ -41,8 +42,6 @@ const LEFT_TO_THE_SCHEMA = [
   'document',
 ] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isIsoTime = (schema: typeof EVENT_AT, value: unknown): boolean =>
   typeof value === 'string' && schema.safeParse(value).success;
 

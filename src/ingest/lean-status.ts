@@ -15,7 +15,8 @@ if (STATUS_EVENT === undefined) throw new Error('CallbackEvent has no message.st
 const OCCURRED_AT = STATUS_EVENT.shape.occurredAt;
 const STATUSES: ReadonlySet<string> = new Set(OutboundStatus.options);
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not null, not an array): what both lean readers take a body's parts for. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
