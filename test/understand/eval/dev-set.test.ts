@@ -11,9 +11,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerEvalCommand } from '../../../src/cli/eval-command.js';
+import { runEvalCli } from './run-eval-cli.js';
 import { loadBot } from '../../../src/bot/load-bot.js';
 import { intentsOf } from '../../../src/bot/resolve-understanding.js';
 import {
@@ -91,27 +90,9 @@ describe('builtin understander on the labelled sets', () => {
 describe('switchboard eval on a held-out set', () => {
   it("should give the figures of the floors test when run with --now at the labels' date", async () => {
     const folder = new URL('heldout/salon/', dir);
-    let out = '';
-    const program = new Command().exitOverride();
-    registerEvalCommand(program, {
-      out: (t) => (out += t),
-      err: (t) => (out += t),
-      setExitCode: () => undefined,
-      env: {},
-    });
-    await program.parseAsync(
-      [
-        'eval',
-        fileURLToPath(new URL('salon.yaml', folder)),
-        fileURLToPath(new URL('labelled.csv', folder)),
-        '--understander',
-        'builtin',
-        '--now',
-        '2026-11-28T12:00:00Z',
-        '--timezone',
-        'UTC',
-      ],
-      { from: 'user' },
+    const out = await runEvalCli(
+      fileURLToPath(new URL('salon.yaml', folder)),
+      fileURLToPath(new URL('labelled.csv', folder)),
     );
     const set = await heldout('salon');
     const report = await evaluate(createBuiltinUnderstander(), set.intents, set.rows, {

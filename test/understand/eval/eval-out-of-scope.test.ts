@@ -3,42 +3,20 @@
  * understander, as a running bot does: on heldout4's hotel copy with out-of-scope examples
  * it reports the out-of-scope figure the library does with them, not without.
  */
-import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { registerEvalCommand } from '../../../src/cli/eval-command.js';
 import { loadFlowFile } from '../../../src/flows/index.js';
 import { loadBot } from '../../../src/bot/load-bot.js';
 import { intentsOf } from '../../../src/bot/resolve-understanding.js';
 import { createBuiltinUnderstander } from '../../../src/understand/builtin/index.js';
 import { evaluate, parseLabelledCsv } from '../../../src/understand/eval/index.js';
+import { runEvalCli } from './run-eval-cli.js';
 
 const DIR = 'test/fixtures/understand/heldout4/hotel';
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 
 async function cli(flow: string): Promise<string> {
-  let out = '';
-  const program = new Command().exitOverride();
-  registerEvalCommand(program, {
-    out: (t) => (out += t),
-    err: (t) => (out += t),
-    setExitCode: () => undefined,
-    env: {},
-  });
-  await program.parseAsync(
-    [
-      'eval',
-      flow,
-      `${DIR}/labelled.csv`,
-      '--understander',
-      'builtin',
-      '--now',
-      '2026-11-28T12:00:00Z',
-      '--timezone',
-      'UTC',
-    ],
-    { from: 'user' },
-  );
+  const out = await runEvalCli(flow, `${DIR}/labelled.csv`);
   return out.split('\n').find((l) => l.startsWith('out of scope:')) ?? '';
 }
 
